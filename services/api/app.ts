@@ -1,0 +1,87 @@
+/**
+ * Builds the Fastify app in three layers, as fastify/demo does: external plugins (security
+ * headers, CORS, rate limits, OpenAPI), then routes, then the web app and the not-found handler.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from '../shared/context.js';
+import { APP_VERSION } from '../shared/version.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { routePlugins } from './routes/index.js';
+
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export type ApiApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+export async function buildApp(ctx: AppContext, opts: { webDist?: string } = {}): Promise<ApiApp> {
+  const { config } = ctx;
+  const app = Fastify({
+    loggerInstance: ctx.logger.child({ service: 'api' }) as FastifyBaseLogger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    disableRequestLogging: config.NODE_ENV === 'test',
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // Listing photos are hot-linked from auction sites.
+        imgSrc: ["'self'", 'data:', 'https:', 'http:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, { origin: config.CORS_ORIGINS, credentials: false });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, context) => ({
+      statusCode: 429,
+      detail: `Request was throttled. Expected available in ${Math.ceil(context.ttl / 1000)} seconds.`,
+    }),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Deal Radar API', version: APP_VERSION, description: 'The API behind the Deal Radar web app.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  for (const plugin of routePlugins) await app.register(plugin(ctx));
+
+  const webDist = opts.webDist ?? WEB_DIST;
+  const hasWeb = existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    // The React app owns every non-API path (its router shows the 404 page).
+    if (hasWeb && request.method === 'GET' && !url.startsWith('/api/')) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ detail: 'Not found.' });
+  });
+  return app;
+}

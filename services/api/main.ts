@@ -1,0 +1,4 @@
+import { runServices } from '../runner.js';
+import { startApi } from './index.js';
+
+await runServices({ api: startApi });

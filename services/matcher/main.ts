@@ -1,0 +1,4 @@
+import { runServices } from '../runner.js';
+import { startMatcher } from './index.js';
+
+await runServices({ matcher: startMatcher });

@@ -1,0 +1,4 @@
+import { runServices } from '../runner.js';
+import { startNotifier } from './index.js';
+
+await runServices({ notifier: startNotifier });

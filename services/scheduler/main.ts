@@ -1,0 +1,4 @@
+import { runServices } from '../runner.js';
+import { startScheduler } from './index.js';
+
+await runServices({ scheduler: startScheduler });

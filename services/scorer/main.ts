@@ -1,0 +1,4 @@
+import { runServices } from '../runner.js';
+import { startScorer } from './index.js';
+
+await runServices({ scorer: startScorer });

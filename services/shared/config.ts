@@ -1,0 +1,126 @@
+/**
+ * The one place that reads the environment. Parsed once at start; a bad value stops start-up
+ * with every bad variable named. Everything else reads the typed `Config` object.
+ * Every variable here is documented in `.env.example`.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+export const SERVICE_NAMES = ['api', 'crawler', 'scorer', 'matcher', 'notifier', 'scheduler'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const blankToUndefined = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
+
+const optionalUrl = z.string().optional().transform(blankToUndefined).pipe(z.string().url().optional());
+
+const optionalString = z.string().optional().transform(blankToUndefined);
+
+const csv = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    DATA_DIR: z.string().default('.data'),
+    APP_URL: optionalUrl,
+    CORS_ORIGINS: csv.optional(),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+    TRUST_PROXY: bool.default(false),
+
+    DATABASE_URL: optionalUrl,
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    REDIS_URL: optionalUrl,
+
+    SERVICES: csv
+      .pipe(z.array(z.enum(SERVICE_NAMES)))
+      .default([...SERVICE_NAMES]),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
+
+    JWT_SECRET: optionalString,
+    ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(15 * 60),
+    REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(30 * 24 * 3600),
+    PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
+
+    MAIL_FROM: z.string().default('Deal Radar <alerts@dealradar.local>'),
+    SENDGRID_API_KEY: optionalString,
+    SENDGRID_BASE_URL: optionalUrl,
+    SMTP_URL: optionalUrl,
+    TWILIO_ACCOUNT_SID: optionalString,
+    TWILIO_AUTH_TOKEN: optionalString,
+    TWILIO_FROM_NUMBER: optionalString,
+
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    STRIPE_PRICE_PRO_MONTHLY: optionalString,
+    STRIPE_API_BASE_URL: optionalUrl,
+
+    CRAWL_SOURCES: csv.default(['gsaauctions']),
+    CRAWL_SCHEDULE: z.string().default('0 * * * *'),
+    CRAWL_ENDING_SOON_SCHEDULE: z.string().default('*/15 * * * *'),
+    CRAWL_ALLOW_ONLY_LOOPBACK: bool.optional(),
+    CRAWL_USER_AGENT_CONTACT: z.string().default('https://github.com/deal-radar/deal-radar'),
+    GSA_API_KEY: z.string().default('DEMO_KEY'),
+    DEMO_SITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+
+    SHARED_DIR: z.string().default('../shared'),
+  })
+  .transform((env) => {
+    const dataDir = path.resolve(env.DATA_DIR);
+    const appUrl = env.APP_URL ?? `http://localhost:${env.PORT}`;
+    const isTest = env.NODE_ENV === 'test';
+    return {
+      ...env,
+      DATA_DIR: dataDir,
+      SHARED_DIR: path.resolve(env.SHARED_DIR),
+      APP_URL: appUrl.replace(/\/+$/, ''),
+      CORS_ORIGINS: env.CORS_ORIGINS ?? [new URL(appUrl).origin],
+      // Under tests and CI no real source may be reached: the fetcher only talks to loopback.
+      CRAWL_ALLOW_ONLY_LOOPBACK: env.CRAWL_ALLOW_ONLY_LOOPBACK ?? (isTest || process.env.CI === 'true'),
+      QUEUE_BACKEND: env.REDIS_URL ? ('redis' as const) : ('postgres' as const),
+    };
+  });
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (default: `process.env`). Throws `ConfigError` naming every bad variable. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)';
+      const value = env[String(issue.path[0])];
+      return `${name}: ${issue.message}${value !== undefined ? ` (got ${JSON.stringify(value)})` : ''}`;
+    });
+    throw new ConfigError(problems);
+  }
+  return result.data;
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, parsed once. */
+export function loadConfig(): Config {
+  cached ??= parseConfig();
+  return cached;
+}

@@ -1,0 +1,54 @@
+/**
+ * The resources a process shares between its services: configuration, logger, database and
+ * queues. With no DATABASE_URL an embedded PostgreSQL is started under DATA_DIR.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Config } from './config.js';
+import { connectDatabase, runMigrations, type Database } from './database/db.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
+import type { Logger } from './logger.js';
+import { QueueRuntime } from './queues.js';
+
+export type AppContext = {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  queues: QueueRuntime;
+  /** Present when this process started the embedded database. */
+  embedded?: EmbeddedPostgres;
+};
+
+export async function createContext(config: Config, logger: Logger, opts: { migrate?: boolean } = {}): Promise<AppContext> {
+  mkdirSync(config.DATA_DIR, { recursive: true });
+  let embedded: EmbeddedPostgres | undefined;
+  let url = config.DATABASE_URL;
+  if (!url) {
+    logger.info({ dataDir: config.DATA_DIR }, 'starting embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.DATA_DIR,
+      port: config.EMBEDDED_PG_PORT,
+      onLog: (line) => logger.debug({ component: 'embedded-postgres' }, line),
+    });
+    url = embedded.url;
+    logger.info({ port: embedded.port }, 'embedded PostgreSQL ready');
+  }
+  try {
+    if (opts.migrate !== false) await runMigrations(url);
+    const database = connectDatabase(url, { max: config.DATABASE_POOL_MAX });
+    const queues = new QueueRuntime(
+      config.REDIS_URL ? { kind: 'redis', url: config.REDIS_URL } : { kind: 'postgres', url },
+      logger,
+    );
+    return { config, logger, database, queues, embedded };
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+}
+
+/** Closes in dependency order: queues (workers finish or release jobs), pool, then the database. */
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.queues.close();
+  await ctx.database.close();
+  await ctx.embedded?.stop();
+}
