@@ -29,7 +29,6 @@ export async function buildApp(ctx: AppContext, opts: { webDist?: string } = {})
     loggerInstance: ctx.logger.child({ service: 'api' }) as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    disableRequestLogging: config.NODE_ENV === 'test',
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -77,6 +77,7 @@ const envSchema = z
     DEMO_SITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 
     SHARED_DIR: z.string().default('../shared'),
+    CI: bool.default(false),
   })
   .transform((env) => {
     const dataDir = path.resolve(env.DATA_DIR);
@@ -89,7 +90,7 @@ const envSchema = z
       APP_URL: appUrl.replace(/\/+$/, ''),
       CORS_ORIGINS: env.CORS_ORIGINS ?? [new URL(appUrl).origin],
       // Under tests and CI no real source may be reached: the fetcher only talks to loopback.
-      CRAWL_ALLOW_ONLY_LOOPBACK: env.CRAWL_ALLOW_ONLY_LOOPBACK ?? (isTest || process.env.CI === 'true'),
+      CRAWL_ALLOW_ONLY_LOOPBACK: env.CRAWL_ALLOW_ONLY_LOOPBACK ?? (isTest || env.CI),
       QUEUE_BACKEND: env.REDIS_URL ? ('redis' as const) : ('postgres' as const),
     };
   });

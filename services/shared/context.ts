@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Config } from './config.js';
 import { connectDatabase, runMigrations, type Database } from './database/db.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
+import { findRunningEmbeddedPostgres, startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
 import type { Logger } from './logger.js';
 import { QueueRuntime } from './queues.js';
 
@@ -18,10 +18,14 @@ export type AppContext = {
   embedded?: EmbeddedPostgres;
 };
 
-export async function createContext(config: Config, logger: Logger, opts: { migrate?: boolean } = {}): Promise<AppContext> {
+export async function createContext(
+  config: Config,
+  logger: Logger,
+  opts: { migrate?: boolean; /** Operator commands join the product's running embedded database. */ reuseRunning?: boolean } = {},
+): Promise<AppContext> {
   mkdirSync(config.DATA_DIR, { recursive: true });
   let embedded: EmbeddedPostgres | undefined;
-  let url = config.DATABASE_URL;
+  let url = config.DATABASE_URL ?? (opts.reuseRunning ? findRunningEmbeddedPostgres(config.DATA_DIR) : undefined);
   if (!url) {
     logger.info({ dataDir: config.DATA_DIR }, 'starting embedded PostgreSQL');
     embedded = await startEmbeddedPostgres({

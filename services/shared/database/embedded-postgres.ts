@@ -108,3 +108,25 @@ export async function startEmbeddedPostgres(opts: {
     },
   };
 }
+
+/**
+ * The URL of an embedded PostgreSQL already running on this data folder (e.g. the product's,
+ * when an operator command runs beside it), or undefined. Reads the port from postmaster.pid.
+ */
+export function findRunningEmbeddedPostgres(dataDir: string): string | undefined {
+  const stateDir = path.resolve(dataDir);
+  const pidFile = path.join(stateDir, 'postgres', 'postmaster.pid');
+  const passwordFile = path.join(stateDir, 'embedded-postgres.json');
+  if (!existsSync(pidFile) || !existsSync(passwordFile)) return undefined;
+  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(pidLine);
+  const port = Number(portLine);
+  if (!pid || !port) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined;
+  }
+  const { password } = JSON.parse(readFileSync(passwordFile, 'utf8')) as { password: string };
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/dealradar`;
+}

@@ -1,0 +1,5 @@
+/** Every operator command. Capabilities add theirs here (outbox, crawl, sources, import-sales…). */
+import type { CliCommand } from './command.js';
+import { queuesCommand } from './queues-command.js';
+
+export const COMMANDS: CliCommand[] = [queuesCommand];
