@@ -1,3 +1,4 @@
 export * from './users.js';
 export * from './catalog.js';
 export * from './listings.js';
+export * from './billing.js';
