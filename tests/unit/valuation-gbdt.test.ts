@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { GbdtModel, mulberry32, trainGbdt, type FeatureMatrix, type FeatureSpec } from '../../services/valuation/gbdt.js';
+
+function matrix(columns: number[][]): FeatureMatrix {
+  return { columns: columns.map((c) => Float64Array.from(c)), rows: columns[0]!.length };
+}
+
+describe('gradient-boosted trees', () => {
+  it('a single tree fits a step function exactly', () => {
+    const x = Array.from({ length: 200 }, (_, i) => i / 10);
+    const y = Float64Array.from(x.map((v) => (v < 7.3 ? 2 : 5)));
+    const { model } = trainGbdt([{ name: 'x', kind: 'numeric' }], matrix([x]), y, {
+      trees: 1, learningRate: 1, maxLeaves: 2, lambda: 0, subsample: 1, colsample: 1, minDataInLeaf: 1,
+    });
+    expect(model.treeCount).toBe(1);
+    expect(model.predictRow([1])).toBeCloseTo(2, 9);
+    expect(model.predictRow([7.2])).toBeCloseTo(2, 9);
+    expect(model.predictRow([7.3])).toBeCloseTo(5, 9);
+    expect(model.predictRow([19])).toBeCloseTo(5, 9);
+    // the threshold lies between the last 2 and the first 5
+    const threshold = model.data.trees[0]!.threshold[0]!;
+    expect(threshold).toBeGreaterThanOrEqual(7.2);
+    expect(threshold).toBeLessThan(7.3);
+  });
+
+  it('boosting reduces the training loss tree after tree and learns a smooth curve', () => {
+    const random = mulberry32(7);
+    const n = 1000;
+    const a = Array.from({ length: n }, () => random() * 10);
+    const b = Array.from({ length: n }, () => random() * 10);
+    const y = Float64Array.from(a.map((v, i) => Math.sin(v) + 0.3 * b[i]! + (random() - 0.5) * 0.1));
+    const { model, report } = trainGbdt(
+      [{ name: 'a', kind: 'numeric' }, { name: 'b', kind: 'numeric' }],
+      matrix([a, b]),
+      y,
+      { trees: 200, learningRate: 0.1, maxLeaves: 15 },
+    );
+    expect(report.trainLoss.length).toBe(200);
+    for (let t = 1; t < report.trainLoss.length; t++) expect(report.trainLoss[t]!).toBeLessThanOrEqual(report.trainLoss[t - 1]! + 1e-9);
+    expect(report.trainLoss[199]!).toBeLessThan(report.trainLoss[0]! / 20);
+    expect(model.predictRow([Math.PI / 2, 5])).toBeCloseTo(1 + 1.5, 0);
+  });
+
+  it('splits on categories many-vs-many', () => {
+    const codes = Array.from({ length: 600 }, (_, i) => i % 6);
+    const value = [10, 1, 10, 1, 1, 10];
+    const y = Float64Array.from(codes.map((c) => value[c]!));
+    const { model } = trainGbdt([{ name: 'c', kind: 'categorical' }], matrix([codes]), y, {
+      trees: 1, learningRate: 1, maxLeaves: 2, lambda: 0, subsample: 1, colsample: 1, catSmooth: 0,
+    });
+    for (let c = 0; c < 6; c++) expect(model.predictRow([c])).toBeCloseTo(value[c]!, 9);
+  });
+
+  it('handles missing values: learns where they go, and predicts unseen categories as missing', () => {
+    // missing rows behave like the high group; the split must send them right
+    const x: number[] = [];
+    const y: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const kind = i % 3;
+      x.push(kind === 0 ? 1 : kind === 1 ? 9 : NaN);
+      y.push(kind === 0 ? 0 : 10);
+    }
+    const cat = x.map((v) => (Number.isNaN(v) ? NaN : v === 1 ? 3 : 4));
+    const features: FeatureSpec[] = [{ name: 'x', kind: 'numeric' }];
+    const { model } = trainGbdt(features, matrix([x]), Float64Array.from(y), {
+      trees: 1, learningRate: 1, maxLeaves: 2, lambda: 0, subsample: 1, colsample: 1,
+    });
+    expect(model.predictRow([NaN])).toBeCloseTo(10, 9);
+    expect(model.predictRow([1])).toBeCloseTo(0, 9);
+    const catModel = trainGbdt([{ name: 'c', kind: 'categorical' }], matrix([cat]), Float64Array.from(y), {
+      trees: 1, learningRate: 1, maxLeaves: 2, lambda: 0, subsample: 1, colsample: 1, catSmooth: 0,
+    }).model;
+    expect(catModel.predictRow([NaN])).toBeCloseTo(10, 9);
+    expect(catModel.predictRow([3])).toBeCloseTo(0, 9);
+    // a code never seen in training follows the missing branch rather than throwing
+    expect(catModel.predictRow([99])).toBeCloseTo(10, 9);
+    // all-missing feature: no split possible, the model predicts the mean
+    const empty = trainGbdt(features, matrix([x.map(() => NaN)]), Float64Array.from(y), { trees: 3, subsample: 1 }).model;
+    expect(empty.predictRow([NaN])).toBeCloseTo(y.reduce((s, v) => s + v, 0) / y.length, 9);
+  });
+
+  it('serialise then deserialise gives identical predictions', () => {
+    const random = mulberry32(3);
+    const n = 500;
+    const a = Array.from({ length: n }, () => (random() < 0.1 ? NaN : random() * 100));
+    const c = Array.from({ length: n }, () => Math.floor(random() * 20));
+    const y = Float64Array.from(a.map((v, i) => (Number.isNaN(v) ? 3 : v / 10) + (c[i]! % 4)));
+    const features: FeatureSpec[] = [{ name: 'a', kind: 'numeric' }, { name: 'c', kind: 'categorical' }];
+    const { model } = trainGbdt(features, matrix([a, c]), y, { trees: 50 });
+    const restored = GbdtModel.fromJSON(JSON.parse(JSON.stringify(model.toJSON())));
+    const m = matrix([a, c]);
+    const before = model.predict(m);
+    const after = restored.predict(m);
+    expect(Array.from(after)).toEqual(Array.from(before));
+  });
+
+  it('is deterministic for a seed and stops early on a validation set', () => {
+    const random = mulberry32(11);
+    const a = Array.from({ length: 400 }, () => random());
+    const y = Float64Array.from(a.map((v) => v + (random() - 0.5)));
+    const f: FeatureSpec[] = [{ name: 'a', kind: 'numeric' }];
+    const one = trainGbdt(f, matrix([a]), y, { trees: 30, seed: 5 }).model;
+    const two = trainGbdt(f, matrix([a]), y, { trees: 30, seed: 5 }).model;
+    expect(JSON.stringify(one.toJSON())).toBe(JSON.stringify(two.toJSON()));
+    const valid = { x: matrix([a.slice(0, 100)]), y: y.slice(0, 100) };
+    const { model, report } = trainGbdt(f, matrix([a.slice(100)]), y.slice(100), { trees: 500, earlyStoppingRounds: 20, learningRate: 0.3 }, valid);
+    expect(report.validLoss.length).toBeLessThan(500);
+    expect(model.treeCount).toBe(report.bestIteration);
+  });
+});
