@@ -66,6 +66,7 @@ const envSchema = z
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_PRICE_PRO_MONTHLY: optionalString,
+    STRIPE_PRICE_PRO_YEARLY: optionalString,
     STRIPE_API_BASE_URL: optionalUrl,
 
     CRAWL_SOURCES: csv.default(['gsaauctions']),
@@ -75,6 +76,19 @@ const envSchema = z
     CRAWL_USER_AGENT_CONTACT: z.string().default('https://github.com/deal-radar/deal-radar'),
     GSA_API_KEY: z.string().default('DEMO_KEY'),
     DEMO_SITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /** Where the demo source's adapter finds the demo auction site (set by `npm run demo` and tests). */
+    DEMO_SITE_URL: optionalUrl,
+    DEMO_SITE_SEED: z.coerce.number().int().min(0).default(42),
+    /** Demo clock speed: 60 = one demo minute per real second. */
+    DEMO_SITE_SPEED: z.coerce.number().min(0.01).max(100_000).default(60),
+    DEMO_SITE_LOTS: z.coerce.number().int().min(1).max(200_000).default(600),
+    /** Enqueue one crawl of every enabled source when the scheduler starts (the demo sets it). */
+    CRAWL_ON_START: bool.default(false),
+    CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    CRAWL_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(30_000),
+    /** Responses larger than this are cut and recorded, never parsed. */
+    CRAWL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(8 * 1024 * 1024),
+    CRAWL_BROWSER_PAGES: z.coerce.number().int().min(1).max(8).default(2),
 
     SHARED_DIR: z.string().default('../shared'),
     CI: bool.default(false),
