@@ -54,6 +54,11 @@ const envSchema = z
     PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
     GOOGLE_CLIENT_ID: optionalString,
     GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
+    /** Requests per minute per client IP on each of login, register and password reset. */
+    AUTH_IP_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+    /** Per e-mail address, per window: failed logins, registrations, reset requests (counted in PostgreSQL). */
+    AUTH_ACCOUNT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    AUTH_ACCOUNT_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
 
     MAIL_FROM: z.string().default('Deal Radar <alerts@dealradar.local>'),
     SENDGRID_API_KEY: optionalString,
@@ -93,7 +98,21 @@ const envSchema = z
     SHARED_DIR: z.string().default('../shared'),
     CI: bool.default(false),
   })
-  .transform((env) => {
+  .transform((env, ctx) => {
+    // A generated secret (kept under DATA_DIR) only works where every process shares that folder:
+    // the embedded single-machine product. A production deployment on its own PostgreSQL
+    // (replicas, containers) must say which secret it signs with, and a weak one is refused.
+    const weakSecret = env.JWT_SECRET !== undefined && env.JWT_SECRET.length < 32;
+    if (env.NODE_ENV === 'production' && (weakSecret || (!env.JWT_SECRET && env.DATABASE_URL))) {
+      ctx.issues.push({
+        code: 'custom',
+        path: ['JWT_SECRET'],
+        input: env.JWT_SECRET,
+        message:
+          'JWT_SECRET is required when NODE_ENV=production with DATABASE_URL, and must be at least 32 random characters (e.g. `openssl rand -base64 48`)',
+      });
+      return z.NEVER;
+    }
     const dataDir = path.resolve(env.DATA_DIR);
     const appUrl = env.APP_URL ?? `http://localhost:${env.PORT}`;
     const isTest = env.NODE_ENV === 'test';
