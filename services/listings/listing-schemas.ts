@@ -1,0 +1,150 @@
+/**
+ * The Listings API contract (product spec §3/§7, PRODUCT.md "Listings") as zod schemas: the
+ * query of the list route and every response. Routes validate with them and the OpenAPI
+ * description at /api/docs/ is generated from them, so the web app can build on either.
+ */
+import { z } from 'zod';
+
+export const SORT_OPTIONS = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high'] as const;
+export type SortOption = (typeof SORT_OPTIONS)[number];
+
+export const DEAL_LEVELS = ['excellent', 'good', 'fair', 'poor'] as const;
+export type DealLevel = (typeof DEAL_LEVELS)[number];
+
+export const DEFAULT_PAGE_SIZE = 15;
+export const MAX_PAGE_SIZE = 100;
+export const MAX_PAGE = 1_000_000;
+export const MAX_PRICE = 1_000_000_000;
+export const MAX_SEARCH_LENGTH = 200;
+export const MAX_LOCATION_LENGTH = 100;
+
+/** Browsers send `?min_price=` for an empty field: an empty value means "not set". */
+const emptyAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const wholeNumber = (name: string, min: number, max: number) =>
+  z.preprocess(
+    emptyAsUnset,
+    z.coerce
+      .number({ error: `${name} must be a whole number.` })
+      .int({ error: `${name} must be a whole number.` })
+      .min(min, { error: `${name} must be at least ${min}.` })
+      .max(max, { error: `${name} must be at most ${max}.` })
+      .optional(),
+  );
+
+const text = (name: string, max: number) =>
+  z.preprocess(emptyAsUnset, z.string().max(max, { error: `${name} must be at most ${max} characters.` }).optional());
+
+export const listQuerySchema = z.object({
+  category: wholeNumber('category', 1, 2_147_483_647).describe('Category id (see /api/auctions/categories/).'),
+  min_price: wholeNumber('min_price', 0, MAX_PRICE).describe('Lowest price in whole USD: what the buyer would pay now.'),
+  max_price: wholeNumber('max_price', 0, MAX_PRICE).describe('Highest price in whole USD: what the buyer would pay now.'),
+  location: text('location', MAX_LOCATION_LENGTH).describe('A US state (code or name), a city, or "City, ST".'),
+  search: text('search', MAX_SEARCH_LENGTH).describe('Words to find in make, model, title and description.'),
+  sort_by: z
+    .preprocess(emptyAsUnset, z.enum(SORT_OPTIONS, { error: `sort_by must be one of ${SORT_OPTIONS.join(', ')}.` }).optional())
+    .describe('deal_score_high (default; with a search and no sort_by, results are ranked by relevance), deal_score_low, price_low, price_high.'),
+  page: wholeNumber('page', 1, MAX_PAGE).describe('Page number, from 1.'),
+  page_size: wholeNumber('page_size', 1, MAX_PAGE_SIZE).describe(`Items per page, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.`),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+export const idNameSchema = z.object({ id: z.number().int(), name: z.string() });
+
+/** A dashboard card (spec §3 "Auction listing (card)"). */
+export const listingCardSchema = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  make_model: z.string(),
+  year: z.number().int().nullable(),
+  /** What the buyer would pay now (current bid, else asking price), in `currency`; null = price on request. */
+  price: z.number().nullable(),
+  /** The latest bid, or null when there is none. */
+  current_price: z.number().nullable(),
+  /** 0–1000 from the scorer, or null when the listing cannot be valued. */
+  deal_score: z.number().int().nullable(),
+  currency: z.string(),
+  location: z.string().nullable(),
+  auction_end_date: z.string().nullable(),
+  first_image: z.string().nullable(),
+  image_count: z.number().int(),
+  category: idNameSchema,
+  auction_site: idNameSchema,
+  original_url: z.string(),
+});
+export type ListingCard = z.infer<typeof listingCardSchema>;
+
+export const paginationSchema = z.object({
+  current_page: z.number().int(),
+  total_pages: z.number().int(),
+  total_count: z.number().int(),
+  has_next: z.boolean(),
+  has_previous: z.boolean(),
+});
+export type Pagination = z.infer<typeof paginationSchema>;
+
+export const listResponseSchema = z.object({
+  data: z.object({ items: z.array(listingCardSchema), pagination: paginationSchema }),
+});
+export type ListResponse = z.infer<typeof listResponseSchema>;
+
+export const comparableSaleSchema = z.object({
+  title: z.string(),
+  price: z.number(),
+  sold_at: z.string(),
+  source: z.string(),
+  url: z.string().nullable(),
+});
+
+export const valuationSchema = z.object({
+  fair_value: z.number(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  /** 0–1. */
+  confidence: z.number().nullable(),
+  comparables: z.array(comparableSaleSchema),
+});
+export type Valuation = z.infer<typeof valuationSchema>;
+
+export const pricePointSchema = z.object({ observed_at: z.string(), price: z.number().nullable() });
+
+/** The deal detail (spec §3 "Deal (detail)" plus PRODUCT.md's additions). */
+export const dealDetailSchema = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  make_model: z.string(),
+  title: z.string(),
+  price: z.number().nullable(),
+  current_price: z.number().nullable(),
+  currency: z.string(),
+  location: z.string().nullable(),
+  /** Plain text (markup removed), at most 5,000 characters. */
+  description: z.string(),
+  images: z.array(z.string()),
+  image_count: z.number().int(),
+  auction_end_date: z.string().nullable(),
+  original_url: z.string(),
+  status: z.enum(['open', 'closed', 'sold', 'withdrawn']),
+  bid_count: z.number().int(),
+  category: idNameSchema,
+  auction_site: idNameSchema,
+  deal_score: z.number().int().nullable(),
+  deal_level: z.enum(DEAL_LEVELS).nullable(),
+  year: z.number().int().nullable(),
+  hours: z.number().int().nullable(),
+  condition: z.string().nullable(),
+  valuation: valuationSchema.nullable(),
+  /** Oldest first. */
+  price_history: z.array(pricePointSchema),
+});
+export type DealDetail = z.infer<typeof dealDetailSchema>;
+
+export const detailResponseSchema = z.object({ data: dealDetailSchema });
+export const detailParamsSchema = z.object({
+  id: z.string().min(1).max(200).describe('The numeric id or the slug of the listing.'),
+});
+
+export const categoriesResponseSchema = z.object({ data: z.object({ categories: z.array(idNameSchema) }) });
+
+export const notFoundSchema = z.object({ detail: z.string() });
+export const badRequestSchema = z.object({ detail: z.string() }).catchall(z.union([z.array(z.string()), z.string()]));
