@@ -1,6 +1,7 @@
 /** Every route plugin of the API, registered in this order by app.ts. Features add theirs here. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../shared/context.js';
+import { auctionsRoutes } from './auctions.js';
 import { healthRoutes } from './health.js';
 
-export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes];
+export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes];

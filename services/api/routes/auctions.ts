@@ -1,0 +1,93 @@
+/**
+ * The Listings API (spec §7): `GET /api/auctions/list/`, `/api/auctions/detail/{id}/` and
+ * `/api/auctions/categories/`. No authentication. Thin handlers: rules in services/listings,
+ * SQL in the listings repository.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../shared/context.js';
+import { notFound } from '../../shared/errors.js';
+import {
+  countListed,
+  findListingDetail,
+  listCategories,
+  listListedPage,
+  listListingImageUrls,
+  listPriceObservations,
+  planSearch,
+} from '../../shared/repositories/listings-repository.js';
+import { isNumericId } from '../../shared/slug.js';
+import { CountCache } from '../../listings/count-cache.js';
+import { filterKey, pagination, toCard, toDetail, toListRequest } from '../../listings/listing-rules.js';
+import {
+  badRequestSchema,
+  categoriesResponseSchema,
+  detailParamsSchema,
+  detailResponseSchema,
+  listQuerySchema,
+  listResponseSchema,
+  notFoundSchema,
+} from '../../listings/listing-schemas.js';
+
+/** How long a filter's result count is reused (see CountCache). Pages themselves are always fresh. */
+export const COUNT_CACHE_TTL_MS = 5_000;
+
+export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const db = ctx.database.db;
+    const counts = new CountCache(ctx.config.NODE_ENV === 'test' ? 0 : COUNT_CACHE_TTL_MS);
+
+    app.get(
+      '/api/auctions/list/',
+      {
+        schema: {
+          tags: ['auctions'],
+          summary: 'Open listings: filter, search, sort and page',
+          querystring: listQuerySchema,
+          response: { 200: listResponseSchema, 400: badRequestSchema },
+        },
+      },
+      async (request) => {
+        const listRequest = toListRequest(request.query);
+        const plan = await planSearch(db, listRequest.filter);
+        const total = await counts.get(filterKey(listRequest.filter), () => countListed(db, listRequest.filter, plan));
+        const offset = (listRequest.page - 1) * listRequest.pageSize;
+        const rows = offset < total ? await listListedPage(db, listRequest, plan) : [];
+        return { data: { items: rows.map(toCard), pagination: pagination(listRequest.page, listRequest.pageSize, total) } };
+      },
+    );
+
+    app.get(
+      '/api/auctions/detail/:id/',
+      {
+        schema: {
+          tags: ['auctions'],
+          summary: 'One listing by numeric id or slug, with its valuation and price history',
+          params: detailParamsSchema,
+          response: { 200: detailResponseSchema, 404: notFoundSchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const numeric = isNumericId(id) ? Number(id) : undefined;
+        // Ids are PostgreSQL integers: a larger number cannot name a listing.
+        if (numeric !== undefined && numeric > 2_147_483_647) throw notFound();
+        const row = await findListingDetail(db, numeric !== undefined ? { id: numeric } : { slug: id });
+        if (!row) throw notFound();
+        const [images, history] = await Promise.all([listListingImageUrls(db, row.id), listPriceObservations(db, row.id)]);
+        return { data: toDetail(row, images, history) };
+      },
+    );
+
+    app.get(
+      '/api/auctions/categories/',
+      {
+        schema: {
+          tags: ['auctions'],
+          summary: 'The equipment types, then Other',
+          response: { 200: categoriesResponseSchema },
+        },
+      },
+      async () => ({ data: { categories: await listCategories(db) } }),
+    );
+  };
+}

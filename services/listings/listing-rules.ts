@@ -1,0 +1,307 @@
+/**
+ * Pure rules of the Listings API: how query parameters become a filter, how a search text becomes
+ * words, what a deal level is, how pages are counted and how a row becomes a card or a detail.
+ * No I/O here; the repository and the route wire these to the database and HTTP.
+ */
+import { toStateCode } from '../shared/us-states.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  type DealDetail,
+  type DealLevel,
+  type ListingCard,
+  type ListQuery,
+  type Pagination,
+  type SortOption,
+} from './listing-schemas.js';
+
+export type LocationFilter = { state?: string; city?: string };
+
+export type ListFilter = {
+  categoryId?: number;
+  minPrice?: number;
+  maxPrice?: number;
+  location?: LocationFilter;
+  /** Normalised search words (lowercase ASCII letters/digits), at most MAX_SEARCH_WORDS. */
+  searchWords: string[];
+};
+
+export type ListRequest = {
+  filter: ListFilter;
+  /** `relevance` only when there is a search and the client asked for no order. */
+  sort: SortOption | 'relevance';
+  page: number;
+  pageSize: number;
+};
+
+export const MAX_SEARCH_WORDS = 8;
+export const MAX_WORD_LENGTH = 40;
+
+/** "CAT 320-D, Excavators!" → ["cat", "320", "d", "excavators"]; bounded; duplicates dropped. */
+export function searchWords(text: string | undefined): string[] {
+  if (!text) return [];
+  const words = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0)
+    .map((w) => w.slice(0, MAX_WORD_LENGTH));
+  return [...new Set(words)].slice(0, MAX_SEARCH_WORDS);
+}
+
+/** Common shorthand for makes, so "cat 320" and "jd 310" find Caterpillar and John Deere lots. */
+export const MAKE_SYNONYMS: Record<string, string[]> = {
+  cat: ['caterpillar'],
+  caterpillar: ['cat'],
+  jd: ['deere'],
+  deere: ['jd'],
+  ih: ['international'],
+  nh: ['holland'],
+  jcb: [],
+};
+
+/**
+ * `Texas`, `tx` → state; `Houston` → city; `Houston, TX` → both. Whitespace-trimmed; an empty
+ * value is no filter.
+ */
+export function parseLocation(value: string | undefined): LocationFilter | undefined {
+  const v = value?.trim().replace(/\s+/g, ' ');
+  if (!v) return undefined;
+  const state = toStateCode(v);
+  if (state) return { state };
+  const comma = /^(.+?),\s*([^,]+)$/.exec(v);
+  if (comma) {
+    const commaState = toStateCode(comma[2]);
+    if (commaState) return { city: comma[1]!.trim().toLowerCase(), state: commaState };
+  }
+  return { city: v.toLowerCase() };
+}
+
+export function toListRequest(query: ListQuery): ListRequest {
+  const words = searchWords(query.search);
+  return {
+    filter: {
+      categoryId: query.category,
+      minPrice: query.min_price,
+      maxPrice: query.max_price,
+      location: parseLocation(query.location),
+      searchWords: words,
+    },
+    sort: query.sort_by ?? (words.length > 0 ? 'relevance' : 'deal_score_high'),
+    page: query.page ?? 1,
+    pageSize: query.page_size ?? DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** A stable key of the filter alone (not sort or page): the count of results depends only on it. */
+export function filterKey(filter: ListFilter): string {
+  return JSON.stringify([
+    filter.categoryId ?? null,
+    filter.minPrice ?? null,
+    filter.maxPrice ?? null,
+    filter.location?.state ?? null,
+    filter.location?.city ?? null,
+    filter.searchWords,
+  ]);
+}
+
+export function pagination(page: number, pageSize: number, totalCount: number): Pagination {
+  const totalPages = Math.ceil(totalCount / pageSize);
+  return {
+    current_page: page,
+    total_pages: totalPages,
+    total_count: totalCount,
+    has_next: page < totalPages,
+    has_previous: page > 1,
+  };
+}
+
+/** Deal level on the 0–1000 score, the spec's 80/60/40 after dividing by 10 (rounded up). */
+export function dealLevel(score: number | null | undefined): DealLevel | null {
+  if (score === null || score === undefined || !Number.isFinite(score)) return null;
+  const percent = Math.min(100, Math.max(0, Math.ceil(score / 10)));
+  if (percent >= 80) return 'excellent';
+  if (percent >= 60) return 'good';
+  if (percent >= 40) return 'fair';
+  return 'poor';
+}
+
+export const MAX_DESCRIPTION_LENGTH = 5000;
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+/**
+ * Untrusted description → plain text: tags and scripts removed, common entities decoded, control
+ * characters dropped, whitespace collapsed (paragraph breaks kept), bounded. The client renders it
+ * as text, never as markup.
+ */
+export function plainTextDescription(raw: string | null | undefined, max = MAX_DESCRIPTION_LENGTH): string {
+  if (!raw) return '';
+  let text = raw.length > max * 4 ? raw.slice(0, max * 4) : raw;
+  text = text
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<br\s*\/?>|<\/(p|div|li|h[1-6])\s*>/gi, '\n')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+[0-9]*);/gi, (whole, name: string) => {
+      const lower = name.toLowerCase();
+      if (ENTITIES[lower] !== undefined) return ENTITIES[lower]!;
+      const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : lower.startsWith('#') ? parseInt(lower.slice(1), 10) : NaN;
+      return Number.isFinite(code) && code > 31 && code < 0x110000 ? String.fromCodePoint(code) : whole;
+    })
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+    .replace(/[<>]/g, (c) => (c === '<' ? '‹' : '›'))
+    .replace(/[ \t\r\f\v]+/g, ' ')
+    .replace(/ *\n[\n ]*/g, (m) => (m.split('\n').length > 2 ? '\n\n' : '\n'))
+    .trim();
+  if (text.length > max) text = `${text.slice(0, max - 1).trimEnd()}…`;
+  return text;
+}
+
+/** The row the repository reads for a card (numbers already numbers). */
+export type ListingRow = {
+  id: number;
+  slug: string;
+  title: string;
+  make: string | null;
+  model: string | null;
+  year: number | null;
+  price: number | null;
+  currentBid: number | null;
+  dealScore: number | null;
+  currency: string;
+  city: string | null;
+  state: string | null;
+  /** ISO 8601 UTC. */
+  auctionEndAt: string | null;
+  firstImageUrl: string | null;
+  imageCount: number;
+  categoryId: number;
+  categoryName: string;
+  sourceId: number;
+  sourceName: string;
+  originalUrl: string;
+};
+
+export function makeModel(row: Pick<ListingRow, 'make' | 'model' | 'title'>): string {
+  const make = row.make?.trim();
+  const model = row.model?.trim();
+  if (make && model) return model.toLowerCase().startsWith(make.toLowerCase()) ? model : `${make} ${model}`;
+  return make || model || row.title;
+}
+
+export function formatLocation(city: string | null, state: string | null): string | null {
+  const c = city?.trim();
+  const s = state?.trim();
+  if (c && s) return `${c}, ${s}`;
+  return c || s || null;
+}
+
+export function toCard(row: ListingRow): ListingCard {
+  return {
+    id: row.id,
+    slug: row.slug,
+    make_model: makeModel(row),
+    year: row.year,
+    price: row.price,
+    current_price: row.currentBid,
+    deal_score: row.dealScore,
+    currency: row.currency,
+    location: formatLocation(row.city, row.state),
+    auction_end_date: row.auctionEndAt,
+    first_image: row.firstImageUrl,
+    image_count: row.imageCount,
+    category: { id: row.categoryId, name: row.categoryName },
+    auction_site: { id: row.sourceId, name: row.sourceName },
+    original_url: row.originalUrl,
+  };
+}
+
+export type DetailRow = ListingRow & {
+  description: string;
+  hours: number | null;
+  condition: string | null;
+  status: DealDetail['status'];
+  bidCount: number;
+  fairValue: number | null;
+  valueLow: number | null;
+  valueHigh: number | null;
+  valuationConfidence: number | null;
+  comparables: unknown;
+};
+
+const MAX_COMPARABLES = 10;
+
+function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['comparables'] {
+  if (!Array.isArray(value)) return [];
+  const out: NonNullable<DealDetail['valuation']>['comparables'] = [];
+  for (const c of value) {
+    if (!c || typeof c !== 'object') continue;
+    const r = c as Record<string, unknown>;
+    const price = Number(r.price);
+    if (!Number.isFinite(price) || typeof r.sold_at !== 'string') continue;
+    out.push({
+      title: typeof r.title === 'string' ? r.title.slice(0, 300) : '',
+      price,
+      sold_at: r.sold_at,
+      source: typeof r.source === 'string' ? r.source : '',
+      url: typeof r.url === 'string' ? r.url : null,
+    });
+    if (out.length >= MAX_COMPARABLES) break;
+  }
+  return out;
+}
+
+export function toDetail(
+  row: DetailRow,
+  images: string[],
+  history: Array<{ observedAt: string; price: number | null }>,
+): DealDetail {
+  const card = toCard(row);
+  return {
+    id: card.id,
+    slug: card.slug,
+    make_model: card.make_model,
+    title: row.title,
+    price: card.price,
+    current_price: card.current_price,
+    currency: card.currency,
+    location: card.location,
+    description: plainTextDescription(row.description),
+    images: images.length > 0 ? images : row.firstImageUrl ? [row.firstImageUrl] : [],
+    image_count: row.imageCount,
+    auction_end_date: card.auction_end_date,
+    original_url: card.original_url,
+    status: row.status,
+    bid_count: row.bidCount,
+    category: card.category,
+    auction_site: card.auction_site,
+    deal_score: row.dealScore,
+    deal_level: dealLevel(row.dealScore),
+    year: row.year,
+    hours: row.hours,
+    condition: row.condition,
+    valuation:
+      row.fairValue === null
+        ? null
+        : {
+            fair_value: row.fairValue,
+            low: row.valueLow,
+            high: row.valueHigh,
+            confidence: row.valuationConfidence,
+            comparables: toComparables(row.comparables),
+          },
+    price_history: priceHistory(history).map((h) => ({ observed_at: h.observedAt, price: h.price })),
+  };
+}
+
+/** Observations → price history, oldest first, one point per change of price. */
+export function priceHistory(observations: Array<{ observedAt: string; price: number | null }>): Array<{ observedAt: string; price: number | null }> {
+  const sorted = [...observations].sort((a, b) => Date.parse(a.observedAt) - Date.parse(b.observedAt));
+  const out: Array<{ observedAt: string; price: number | null }> = [];
+  for (const o of sorted) {
+    if (out.length > 0 && out[out.length - 1]!.price === o.price) continue;
+    out.push(o);
+  }
+  return out;
+}

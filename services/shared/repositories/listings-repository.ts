@@ -1,0 +1,181 @@
+/**
+ * SQL for reading listings: the list route (filter, search, order, page, count), the detail
+ * (by id or slug, with images and price history) and the categories. Writing listings from
+ * crawls belongs to the crawler.
+ *
+ * The query shapes lean on the indexes of migration 0003 (see README "Performance"): partial
+ * indexes on open listings per sort order, a GIN index on the generated `search_vector`, and the
+ * `listing_search_terms` lexicon with a trigram index for typo correction.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../database/db.js';
+import { MAKE_SYNONYMS, type DetailRow, type ListFilter, type ListingRow, type ListRequest } from '../../listings/listing-rules.js';
+
+/** Listed by default: open at the source and not past its end time. */
+const IS_LISTED = sql`l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > now())`;
+
+/** How close a make/model word must be to a query word to be taken as its correction. */
+const MIN_CORRECTION_SIMILARITY = 0.45;
+const MAX_CORRECTIONS = 2;
+
+/**
+ * For each query word that is not itself a make/model word, the closest make/model words by
+ * trigram similarity ("catterpillar" → "caterpillar"). One round trip for all words.
+ */
+export async function findSearchCorrections(db: DbOrTx, words: string[]): Promise<Map<string, string[]>> {
+  const candidates = words.filter((w) => w.length >= 4 && /[a-z]/.test(w));
+  const result = new Map<string, string[]>();
+  if (candidates.length === 0) return result;
+  const rows = (await db.execute(sql`
+    SELECT w.word, array(
+      SELECT t.term FROM listing_search_terms t
+      WHERE t.term % w.word AND similarity(t.term, w.word) >= ${MIN_CORRECTION_SIMILARITY}
+      ORDER BY similarity(t.term, w.word) DESC, t.term
+      LIMIT ${MAX_CORRECTIONS}
+    ) AS corrections
+    FROM unnest(string_to_array(${candidates.join(' ')}, ' ')) AS w(word)
+    WHERE NOT EXISTS (SELECT 1 FROM listing_search_terms e WHERE e.term = w.word)
+  `)) as unknown as Array<{ word: string; corrections: string[] }>;
+  for (const row of rows) if (row.corrections.length > 0) result.set(row.word, row.corrections);
+  return result;
+}
+
+/**
+ * One tsquery group per word: the word as a prefix (so "320" finds "320D" and "excavators" finds
+ * "excavator" through the english stemmer), its make synonyms and its typo corrections; groups are
+ * ANDed. Words are [a-z0-9] only (searchWords), so they cannot inject tsquery syntax.
+ */
+export function searchQuery(words: string[], corrections: Map<string, string[]>): SQL | undefined {
+  if (words.length === 0) return undefined;
+  const groups = words.map((word) => {
+    if (!/^[a-z0-9]+$/.test(word)) throw new Error(`unsafe search word: ${word}`);
+    const alternatives = [`${word}:*`, ...(MAKE_SYNONYMS[word] ?? []), ...(corrections.get(word) ?? [])];
+    const text = [...new Set(alternatives)].join(' | ');
+    return sql`(to_tsquery('simple'::regconfig, ${text}) || to_tsquery('english'::regconfig, ${text}))`;
+  });
+  return sql.join(groups, sql` && `);
+}
+
+function whereOf(filter: ListFilter, tsquery: SQL | undefined): SQL {
+  const parts: SQL[] = [IS_LISTED];
+  if (filter.categoryId !== undefined) parts.push(sql`l.category_id = ${filter.categoryId}`);
+  if (filter.minPrice !== undefined) parts.push(sql`l.price_usd >= ${filter.minPrice}`);
+  if (filter.maxPrice !== undefined) parts.push(sql`l.price_usd <= ${filter.maxPrice}`);
+  if (filter.location?.state) parts.push(sql`l.state = ${filter.location.state}`);
+  if (filter.location?.city) parts.push(sql`lower(l.city) = ${filter.location.city}`);
+  if (tsquery) parts.push(sql`l.search_vector @@ (${tsquery})`);
+  return sql.join(parts, sql` AND `);
+}
+
+/** ORDER BY for a sort over alias `p` (the page subquery's columns); always total (id last). */
+function orderOf(sort: ListRequest['sort'], alias: 'l' | 'p'): SQL {
+  const a = sql.raw(alias);
+  switch (sort) {
+    case 'deal_score_high':
+      return sql`${a}.deal_score DESC NULLS LAST, ${a}.id ASC`;
+    case 'deal_score_low':
+      return sql`${a}.deal_score ASC NULLS LAST, ${a}.id ASC`;
+    case 'price_low':
+      return sql`${a}.price_usd ASC NULLS LAST, ${a}.id ASC`;
+    case 'price_high':
+      return sql`${a}.price_usd DESC NULLS LAST, ${a}.id ASC`;
+    case 'relevance':
+      return sql`${a}.rank DESC, ${a}.deal_score DESC NULLS LAST, ${a}.id ASC`;
+  }
+}
+
+export type SearchPlan = { tsquery: SQL | undefined };
+
+/** Resolves a filter's search words into a tsquery (with corrections); reuse it for count and page. */
+export async function planSearch(db: DbOrTx, filter: ListFilter): Promise<SearchPlan> {
+  if (filter.searchWords.length === 0) return { tsquery: undefined };
+  const corrections = await findSearchCorrections(db, filter.searchWords);
+  return { tsquery: searchQuery(filter.searchWords, corrections) };
+}
+
+export async function countListed(db: DbOrTx, filter: ListFilter, plan: SearchPlan): Promise<number> {
+  const rows = (await db.execute(sql`SELECT count(*)::int AS n FROM listings l WHERE ${whereOf(filter, plan.tsquery)}`)) as unknown as Array<{
+    n: number;
+  }>;
+  return rows[0]?.n ?? 0;
+}
+
+/** ISO 8601 UTC text (the driver hands timestamps over as PostgreSQL text otherwise). */
+const isoTime = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const CARD_COLUMNS = sql`
+  l.id, l.slug, l.title, l.make, l.model, l.year,
+  l.price::float8 AS price, l.current_bid::float8 AS "currentBid", l.deal_score AS "dealScore",
+  l.currency, l.city, l.state, ${isoTime(sql`l.auction_end_at`)} AS "auctionEndAt",
+  l.first_image_url AS "firstImageUrl", l.image_count AS "imageCount",
+  c.id AS "categoryId", c.name AS "categoryName", s.id AS "sourceId", s.display_name AS "sourceName",
+  l.original_url AS "originalUrl"`;
+
+/**
+ * One page of listed listings. The page's ids are chosen first from the narrow sort index (an
+ * index-only scan for deep OFFSETs), then only those rows are read and joined.
+ */
+export async function listListedPage(db: DbOrTx, request: ListRequest, plan: SearchPlan): Promise<ListingRow[]> {
+  const offset = (request.page - 1) * request.pageSize;
+  const rank = request.sort === 'relevance' && plan.tsquery ? sql`, ts_rank_cd(l.search_vector, ${plan.tsquery}) AS rank` : sql``;
+  const rows = (await db.execute(sql`
+    SELECT ${CARD_COLUMNS}
+    FROM (
+      SELECT l.id, l.deal_score, l.price_usd ${rank}
+      FROM listings l
+      WHERE ${whereOf(request.filter, plan.tsquery)}
+      ORDER BY ${orderOf(request.sort, 'l')}
+      LIMIT ${request.pageSize} OFFSET ${offset}
+    ) p
+    JOIN listings l ON l.id = p.id
+    JOIN categories c ON c.id = l.category_id
+    JOIN sources s ON s.id = l.source_id
+    ORDER BY ${orderOf(request.sort, 'p')}
+  `)) as unknown as ListingRow[];
+  return rows;
+}
+
+/** A listing by numeric id or slug, whatever its status (ended lots stay reachable). */
+export async function findListingDetail(db: DbOrTx, key: { id: number } | { slug: string }): Promise<DetailRow | undefined> {
+  const where = 'id' in key ? sql`l.id = ${key.id}` : sql`l.slug = ${key.slug}`;
+  const rows = (await db.execute(sql`
+    SELECT ${CARD_COLUMNS},
+      l.description, l.hours, l.condition, l.status, l.bid_count AS "bidCount",
+      l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
+      l.valuation_confidence AS "valuationConfidence", l.comparables
+    FROM listings l
+    JOIN categories c ON c.id = l.category_id
+    JOIN sources s ON s.id = l.source_id
+    WHERE ${where}
+  `)) as unknown as DetailRow[];
+  return rows[0];
+}
+
+const MAX_IMAGES = 50;
+const MAX_HISTORY_POINTS = 500;
+
+export async function listListingImageUrls(db: DbOrTx, listingId: number): Promise<string[]> {
+  const rows = (await db.execute(sql`
+    SELECT url FROM listing_images WHERE listing_id = ${listingId} ORDER BY position LIMIT ${MAX_IMAGES}
+  `)) as unknown as Array<{ url: string }>;
+  return rows.map((r) => r.url);
+}
+
+/** The most recent observations (bounded), for the price history; the caller orders them. */
+export async function listPriceObservations(db: DbOrTx, listingId: number): Promise<Array<{ observedAt: string; price: number | null }>> {
+  const rows = (await db.execute(sql`
+    SELECT ${isoTime(sql`observed_at`)} AS "observedAt", price::float8 AS price
+    FROM price_observations WHERE listing_id = ${listingId}
+    ORDER BY observed_at DESC, id DESC LIMIT ${MAX_HISTORY_POINTS}
+  `)) as unknown as Array<{ observedAt: string; price: number | null }>;
+  return rows;
+}
+
+/** The ten equipment types then Other, in their fixed order. */
+export async function listCategories(db: DbOrTx): Promise<Array<{ id: number; name: string }>> {
+  const rows = (await db.execute(sql`SELECT id, name FROM categories ORDER BY position, id`)) as unknown as Array<{
+    id: number;
+    name: string;
+  }>;
+  return rows;
+}
