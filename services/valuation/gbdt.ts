@@ -205,9 +205,9 @@ function buildHistogram(t: Trainer, rows: Int32Array, start: number, end: number
     for (let k = start; k < end; k++) {
       const i = rows[k]!;
       const o = base + col[i]! * 3;
-      hist[o] += grad[i]!;
-      hist[o + 1] += hess[i]!;
-      hist[o + 2] += 1;
+      hist[o] = hist[o]! + grad[i]!;
+      hist[o + 1] = hist[o + 1]! + hess[i]!;
+      hist[o + 2] = hist[o + 2]! + 1;
     }
   }
   return hist;

@@ -1,0 +1,164 @@
+/**
+ * The fair-value model: boosted trees on log(1 + price), plus a 10–90% range taken from the
+ * model's own errors on the latest sales it did not train on (a time holdout), per how much
+ * history the machine's model has. Training twice (holdout fit for the number of trees and the
+ * error quantiles, then a refit on everything) keeps the range honest about drift over time.
+ */
+import { encode, buildVocabulary, FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
+import { GbdtModel, trainGbdt, type GbdtParams, type SerializedGbdt } from './gbdt.js';
+
+export const VALUATION_GBDT_PARAMS: Partial<GbdtParams> = {
+  trees: 1500,
+  learningRate: 0.04,
+  maxLeaves: 48,
+  maxDepth: 12,
+  minDataInLeaf: 6,
+  lambda: 2,
+  catSmooth: 8,
+  minCategoryCount: 2,
+  subsample: 0.8,
+  colsample: 0.6,
+  earlyStoppingRounds: 100,
+  seed: 42,
+};
+
+/** How much sales history a machine's model has: the range widens when it has little. */
+const SUPPORT_BUCKETS = [0, 1, 5, 20] as const;
+const supportBucket = (count: number) => SUPPORT_BUCKETS.reduce((b, edge, i) => (count >= edge ? i : b), 0);
+
+export type RangeQuantiles = { low: number; high: number; samples: number };
+
+export type SerializedFairValueModel = {
+  format: 'fair-value-v1';
+  vocabulary: Vocabulary;
+  gbdt: SerializedGbdt;
+  /** log-residual quantiles per support bucket (index) and overall. */
+  ranges: { overall: RangeQuantiles; byBucket: (RangeQuantiles | null)[] };
+  /** Sales per (category, normalised model) in training, for the support bucket of a new input. */
+  modelSupport: Record<string, number>;
+  coverage: number;
+  trainedRows: number;
+  holdout: { rows: number; rmsle: number; trees: number };
+};
+
+export type Valuation = { fairValue: number; low: number; high: number; logPrice: number; support: number };
+
+const supportKey = (r: ValuationInput) => `${r.categoryId ?? ''}|${normaliseModel(r.model) ?? normaliseModel(r.modelFamily) ?? ''}`;
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+export class FairValueModel {
+  private readonly gbdt: GbdtModel;
+
+  constructor(readonly data: SerializedFairValueModel) {
+    if (data.format !== 'fair-value-v1') throw new Error(`unknown fair-value model format ${String(data.format)}`);
+    this.gbdt = new GbdtModel(data.gbdt);
+  }
+
+  static fromJSON(data: unknown): FairValueModel {
+    return new FairValueModel(data as SerializedFairValueModel);
+  }
+
+  toJSON(): SerializedFairValueModel {
+    return this.data;
+  }
+
+  /** Sales of this machine's model (same type) the model was trained on. */
+  support(input: ValuationInput): number {
+    return this.data.modelSupport[supportKey(input)] ?? 0;
+  }
+
+  valueAll(inputs: ValuationInput[]): Valuation[] {
+    const m = encode(inputs, this.data.vocabulary);
+    const log = this.gbdt.predict(m);
+    return inputs.map((input, i) => {
+      const support = this.support(input);
+      const range = this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
+      const l = log[i]!;
+      return {
+        logPrice: l,
+        fairValue: Math.expm1(l),
+        low: Math.expm1(l + range.low),
+        high: Math.expm1(l + range.high),
+        support,
+      };
+    });
+  }
+
+  value(input: ValuationInput): Valuation {
+    return this.valueAll([input])[0]!;
+  }
+}
+
+export type TrainOptions = { params?: Partial<GbdtParams>; holdoutFraction?: number; coverage?: number };
+
+function sortedByDate<T extends { soldAt: Date }>(rows: T[]): T[] {
+  return [...rows].sort((a, b) => a.soldAt.getTime() - b.soldAt.getTime());
+}
+
+function countSupport(rows: ValuationInput[]): Record<string, number> {
+  const support: Record<string, number> = {};
+  for (const r of rows) {
+    const key = supportKey(r);
+    support[key] = (support[key] ?? 0) + 1;
+  }
+  return support;
+}
+
+/** Trains on sales (any order); needs a few dozen at least. */
+export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = {}): { model: FairValueModel; seconds: number } {
+  const started = performance.now();
+  const usable = sortedByDate(sales.filter((s) => Number.isFinite(s.price) && s.price > 0));
+  if (usable.length < 30) throw new Error(`too few sales to train on (${usable.length}; need 30)`);
+  const params = { ...VALUATION_GBDT_PARAMS, ...opts.params };
+  const coverage = opts.coverage ?? 0.8;
+  const holdoutRows = Math.max(10, Math.round(usable.length * (opts.holdoutFraction ?? 0.15)));
+  const fit = usable.slice(0, usable.length - holdoutRows);
+  const holdout = usable.slice(usable.length - holdoutRows);
+
+  // 1. fit on the earlier sales, stop on the latest ones, and measure the errors there
+  const fitVocab = buildVocabulary(fit);
+  const y = (rows: TrainingSale[]) => Float64Array.from(rows.map((r) => Math.log1p(r.price)));
+  const holdoutY = y(holdout);
+  const first = trainGbdt(FEATURE_SPECS, encode(fit, fitVocab), y(fit), params, { x: encode(holdout, fitVocab), y: holdoutY });
+  const holdoutPred = first.model.predict(encode(holdout, fitVocab));
+  const fitSupport = countSupport(fit);
+  const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
+  const all: number[] = [];
+  let se = 0;
+  holdout.forEach((r, i) => {
+    const residual = holdoutY[i]! - holdoutPred[i]!;
+    se += residual * residual;
+    all.push(residual);
+    residualsByBucket[supportBucket(fitSupport[supportKey(r)] ?? 0)]!.push(residual);
+  });
+  const tail = (1 - coverage) / 2;
+  const quantiles = (values: number[]): RangeQuantiles => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return { low: quantile(sorted, tail), high: quantile(sorted, 1 - tail), samples: sorted.length };
+  };
+  const overall = quantiles(all);
+  const byBucket = residualsByBucket.map((values) => (values.length >= 40 ? quantiles(values) : null));
+
+  // 2. refit on everything with a few more trees than the holdout fit needed (more data)
+  const trees = Math.max(1, Math.round(first.report.bestIteration * 1.1));
+  const vocabulary = buildVocabulary(usable);
+  const final = trainGbdt(FEATURE_SPECS, encode(usable, vocabulary), y(usable), { ...params, trees, earlyStoppingRounds: Infinity });
+  const model = new FairValueModel({
+    format: 'fair-value-v1',
+    vocabulary,
+    gbdt: final.model.toJSON(),
+    ranges: { overall, byBucket },
+    modelSupport: countSupport(usable),
+    coverage,
+    trainedRows: usable.length,
+    holdout: { rows: holdout.length, rmsle: Math.sqrt(se / holdout.length), trees: first.report.bestIteration },
+  });
+  return { model, seconds: (performance.now() - started) / 1000 };
+}

@@ -1,0 +1,144 @@
+/**
+ * Feature engineering for the fair-value model. One input shape serves sales history (imported
+ * Fast Iron records, crawled sold results) and listings being scored, so the model sees the same
+ * features at training and at scoring time.
+ */
+import type { FeatureMatrix, FeatureSpec } from './gbdt.js';
+
+export type ValuationInput = {
+  categoryId: number | null;
+  make: string | null;
+  /** Full model designation, e.g. `950FII`. */
+  model: string | null;
+  /** The model family, e.g. `950`. */
+  modelFamily: string | null;
+  year: number | null;
+  hours: number | null;
+  condition: string | null;
+  /** USPS code. */
+  state: string | null;
+  saleChannel: string | null;
+  /** When it sold (history) or the valuation date (listings). */
+  soldAt: Date;
+  /** Source-specific extras: Fast Iron option columns, ModelID, datasource, auctioneerID… */
+  attributes: Record<string, string | number | null | undefined>;
+};
+
+export type TrainingSale = ValuationInput & { price: number };
+
+/** `950 F-II` and `950FII` are the same model. */
+export function normaliseModel(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const v = value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return v.length ? v : null;
+}
+
+function normaliseText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const v = String(value).trim().toLowerCase();
+  return v.length && v !== 'none or unspecified' && v !== 'unspecified' ? v : null;
+}
+
+/** `Wheel Loader - 150.0 to 175.0 Horsepower` → {low 150, high 175, unit 'horsepower'}. */
+export function parseClassRange(desc: string | null | undefined): { low: number; high: number; unit: string } | null {
+  if (!desc) return null;
+  const m = /([\d.]+)\s*(?:to\s*([\d.]+))?\s*\+?\s*([A-Za-z][A-Za-z .]*)$/.exec(desc.trim());
+  if (!m) return null;
+  const low = Number(m[1]);
+  const high = m[2] ? Number(m[2]) : low;
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return null;
+  return { low, high, unit: m[3]!.trim().toLowerCase() };
+}
+
+/** Option and descriptive columns used as categorical features when a record carries them. */
+export const ATTRIBUTE_FEATURES = [
+  'ModelID', 'datasource', 'auctioneerID', 'fiSecondaryDesc', 'fiModelSeries', 'fiModelDescriptor', 'ProductSize',
+  'fiProductClassDesc', 'UsageBand', 'Drive_System', 'Enclosure', 'Forks', 'Pad_Type', 'Ride_Control', 'Stick',
+  'Transmission', 'Turbocharged', 'Blade_Extension', 'Blade_Width', 'Enclosure_Type', 'Engine_Horsepower',
+  'Hydraulics', 'Pushblock', 'Ripper', 'Scarifier', 'Tip_Control', 'Tire_Size', 'Coupler', 'Coupler_System',
+  'Grouser_Tracks', 'Hydraulics_Flow', 'Track_Type', 'Undercarriage_Pad_Width', 'Stick_Length', 'Thumb',
+  'Pattern_Changer', 'Grouser_Type', 'Backhoe_Mounting', 'Blade_Type', 'Travel_Controls', 'Differential_Type',
+  'Steering_Controls',
+] as const;
+
+const PRODUCT_SIZE_RANK: Record<string, number> = { mini: 1, compact: 2, small: 3, medium: 4, 'large / medium': 5, large: 6 };
+
+type Extract = (r: ValuationInput) => number | string | null;
+
+const YEAR_MS = 365.25 * 24 * 3600 * 1000;
+const saleYears = (d: Date) => d.getUTCFullYear() + d.getUTCMonth() / 12 + (d.getUTCDate() - 1) / 365;
+
+/** Every feature: its kind and how it is read from an input. */
+const FEATURES: { spec: FeatureSpec; read: Extract }[] = [
+  { spec: { name: 'category', kind: 'categorical' }, read: (r) => (r.categoryId === null ? null : String(r.categoryId)) },
+  { spec: { name: 'make', kind: 'categorical' }, read: (r) => normaliseText(r.make) },
+  { spec: { name: 'model', kind: 'categorical' }, read: (r) => normaliseModel(r.model) },
+  { spec: { name: 'model_family', kind: 'categorical' }, read: (r) => normaliseModel(r.modelFamily) },
+  { spec: { name: 'year', kind: 'numeric' }, read: (r) => r.year },
+  {
+    spec: { name: 'age', kind: 'numeric' },
+    read: (r) => (r.year === null ? null : saleYears(r.soldAt) - r.year),
+  },
+  { spec: { name: 'hours', kind: 'numeric' }, read: (r) => r.hours },
+  {
+    spec: { name: 'hours_per_year', kind: 'numeric' },
+    read: (r) => (r.hours === null || r.year === null ? null : r.hours / Math.max(0.5, saleYears(r.soldAt) - r.year)),
+  },
+  { spec: { name: 'condition', kind: 'categorical' }, read: (r) => normaliseText(r.condition) },
+  { spec: { name: 'state', kind: 'categorical' }, read: (r) => normaliseText(r.state) },
+  { spec: { name: 'sale_channel', kind: 'categorical' }, read: (r) => normaliseText(r.saleChannel) },
+  { spec: { name: 'sale_time', kind: 'numeric' }, read: (r) => r.soldAt.getTime() / YEAR_MS },
+  { spec: { name: 'sale_month', kind: 'numeric' }, read: (r) => r.soldAt.getUTCMonth() + 1 },
+  { spec: { name: 'sale_weekday', kind: 'numeric' }, read: (r) => r.soldAt.getUTCDay() },
+  {
+    spec: { name: 'class_low', kind: 'numeric' },
+    read: (r) => parseClassRange(r.attributes.fiProductClassDesc as string | undefined)?.low ?? null,
+  },
+  {
+    spec: { name: 'class_high', kind: 'numeric' },
+    read: (r) => parseClassRange(r.attributes.fiProductClassDesc as string | undefined)?.high ?? null,
+  },
+  {
+    spec: { name: 'product_size_rank', kind: 'numeric' },
+    read: (r) => PRODUCT_SIZE_RANK[normaliseText(r.attributes.ProductSize) ?? ''] ?? null,
+  },
+  ...ATTRIBUTE_FEATURES.map((name) => ({
+    spec: { name: `attr_${name}`, kind: 'categorical' as const },
+    read: (r: ValuationInput) => normaliseText(r.attributes[name]),
+  })),
+];
+
+export const FEATURE_SPECS: FeatureSpec[] = FEATURES.map((f) => f.spec);
+
+/** String values of each categorical feature → integer codes; fixed at training, stored with the model. */
+export type Vocabulary = Record<string, string[]>;
+
+export function buildVocabulary(records: ValuationInput[]): Vocabulary {
+  const vocab: Vocabulary = {};
+  FEATURES.forEach(({ spec, read }) => {
+    if (spec.kind !== 'categorical') return;
+    const seen = new Set<string>();
+    for (const r of records) {
+      const v = read(r);
+      if (v !== null) seen.add(String(v));
+    }
+    vocab[spec.name] = [...seen].sort();
+  });
+  return vocab;
+}
+
+/** Encodes inputs as a column matrix; unseen categories and absent values are NaN (missing). */
+export function encode(records: ValuationInput[], vocab: Vocabulary): FeatureMatrix {
+  const columns = FEATURES.map(({ spec, read }) => {
+    const col = new Float64Array(records.length);
+    const index = spec.kind === 'categorical' ? new Map((vocab[spec.name] ?? []).map((v, i) => [v, i])) : null;
+    for (let i = 0; i < records.length; i++) {
+      const v = read(records[i]!);
+      if (v === null || v === undefined) col[i] = NaN;
+      else if (index) col[i] = index.get(String(v)) ?? NaN;
+      else col[i] = typeof v === 'number' && Number.isFinite(v) ? v : NaN;
+    }
+    return col;
+  });
+  return { columns, rows: records.length };
+}
