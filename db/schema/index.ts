@@ -2,3 +2,4 @@ export * from './users.js';
 export * from './catalog.js';
 export * from './listings.js';
 export * from './billing.js';
+export * from './accounts.js';

@@ -1,0 +1,76 @@
+/**
+ * SQL for the message log (`outbox_messages`): every e-mail or SMS the product sends, whatever
+ * the transport, with its status, attempts and last error.
+ */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { outboxMessages } from '../../../db/schema/index.js';
+import type { DbOrTx } from '../database/db.js';
+
+export type OutboxMessage = typeof outboxMessages.$inferSelect;
+export type NewOutboxMessage = {
+  messageKey: string;
+  channel: 'email' | 'sms';
+  kind: string;
+  recipient: string;
+  subject: string;
+  textBody: string;
+  htmlBody?: string | null;
+};
+
+/** Records a message as queued; a second call with the same key changes nothing. */
+export async function recordQueuedMessage(db: DbOrTx, message: NewOutboxMessage): Promise<void> {
+  await db.insert(outboxMessages).values({ ...message, status: 'queued' }).onConflictDoNothing({ target: outboxMessages.messageKey });
+}
+
+export async function findMessageByKey(db: DbOrTx, messageKey: string): Promise<OutboxMessage | undefined> {
+  const [row] = await db.select().from(outboxMessages).where(eq(outboxMessages.messageKey, messageKey));
+  return row;
+}
+
+/**
+ * Claims a message for one delivery attempt: only a queued message (or one whose sender died
+ * mid-attempt, claimed longer ago than `staleAfterSeconds`) can be claimed, so a message that was
+ * sent is never sent again, however many times its job runs.
+ */
+export async function claimMessage(db: DbOrTx, messageKey: string, transport: string, staleAfterSeconds: number): Promise<OutboxMessage | undefined> {
+  const [row] = await db
+    .update(outboxMessages)
+    .set({ status: 'sending', transport, attempts: sql`${outboxMessages.attempts} + 1`, claimedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(outboxMessages.messageKey, messageKey),
+        sql`(${outboxMessages.status} = 'queued' OR (${outboxMessages.status} = 'sending' AND ${outboxMessages.claimedAt} < now() - make_interval(secs => ${staleAfterSeconds})))`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function markMessageSent(db: DbOrTx, messageKey: string, providerMessageId: string | null): Promise<void> {
+  await db
+    .update(outboxMessages)
+    .set({ status: 'sent', providerMessageId, lastError: null, sentAt: sql`now()`, claimedAt: null, updatedAt: sql`now()` })
+    .where(eq(outboxMessages.messageKey, messageKey));
+}
+
+/** Records a failed attempt: back to `queued` for the next retry, or `failed` for good. */
+export async function markMessageAttemptFailed(db: DbOrTx, messageKey: string, error: string, final: boolean): Promise<void> {
+  await db
+    .update(outboxMessages)
+    .set({ status: final ? 'failed' : 'queued', lastError: error.slice(0, 2000), claimedAt: null, updatedAt: sql`now()` })
+    .where(eq(outboxMessages.messageKey, messageKey));
+}
+
+export async function listMessages(db: DbOrTx, opts: { to?: string; limit?: number; kind?: string } = {}): Promise<OutboxMessage[]> {
+  return db
+    .select()
+    .from(outboxMessages)
+    .where(
+      and(
+        opts.to ? sql`lower(${outboxMessages.recipient}) = lower(${opts.to})` : undefined,
+        opts.kind ? eq(outboxMessages.kind, opts.kind) : undefined,
+      ),
+    )
+    .orderBy(desc(outboxMessages.createdAt), desc(outboxMessages.id))
+    .limit(Math.min(Math.max(opts.limit ?? 20, 1), 1000));
+}
