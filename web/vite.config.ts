@@ -1,9 +1,10 @@
+import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true },
+  plugins: [react(), tailwindcss()],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true },
   server: { proxy: { '/api': 'http://localhost:8080' } },
 });

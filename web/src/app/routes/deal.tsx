@@ -1,0 +1,12 @@
+import { useParams } from 'react-router-dom';
+import { DealDetail } from '../../features/auctions/components/deal-detail.js';
+
+export default function DealRoute() {
+  const { id = '' } = useParams();
+  return (
+    <>
+      <title>Deal Details — Deal Radar</title>
+      <DealDetail key={id} id={id} />
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+/** The listings API's shapes (spec §3, §7; PRODUCT.md "Listings"). */
+import type { SortBy } from '../../../config/constants.js';
+
+export type NamedRef = { id: number; name: string };
+
+export type AuctionCard = {
+  id: number;
+  slug: string;
+  make_model: string;
+  year: number | null;
+  price: number | null;
+  current_price: number | null;
+  deal_score: number | null;
+  currency: string | null;
+  location: string | null;
+  auction_end_date: string | null;
+  first_image: string | null;
+  image_count: number;
+  category: NamedRef | null;
+  auction_site: NamedRef | null;
+  original_url: string | null;
+};
+
+export type Pagination = {
+  current_page: number;
+  total_pages: number;
+  total_count: number;
+  has_next: boolean;
+  has_previous: boolean;
+};
+
+export type AuctionListResponse = { data: { items: AuctionCard[]; pagination: Pagination } };
+
+export type Comparable = { title: string; price: number; sold_at: string | null; source: string | null; url: string | null };
+
+export type Valuation = {
+  fair_value: number;
+  low: number;
+  high: number;
+  confidence: number | null;
+  comparables: Comparable[];
+};
+
+export type PricePoint = { observed_at: string; price: number };
+
+export type AuctionDetail = {
+  id: number;
+  slug?: string;
+  make_model: string;
+  price: number | null;
+  currency?: string | null;
+  location: string | null;
+  description: string | null;
+  images: unknown[];
+  auction_end_date: string | null;
+  original_url: string | null;
+  category: NamedRef | string | null;
+  auction_site: NamedRef | string | null;
+  deal_score: number | null;
+  deal_level?: string | null;
+  year?: number | null;
+  hours?: number | null;
+  condition?: string | null;
+  valuation?: Valuation | null;
+  price_history?: PricePoint[];
+};
+
+export type AuctionDetailResponse = { data: AuctionDetail };
+
+export type CategoriesResponse = { data: { categories: NamedRef[] } };
+
+/** Filter state (spec §3) plus sort and page, as kept in the dashboard's URL. */
+export type AuctionFilters = {
+  category: number | null;
+  priceMin: number | null;
+  priceMax: number | null;
+  location: string;
+  searchQuery: string;
+};
+
+export type AuctionQuery = AuctionFilters & { sortBy: SortBy; page: number };
+
+export function refName(ref: NamedRef | string | null | undefined): string | null {
+  if (!ref) return null;
+  return typeof ref === 'string' ? ref : ref.name;
+}

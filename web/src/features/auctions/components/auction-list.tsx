@@ -1,0 +1,130 @@
+import { AlertTriangle, PackageSearch } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
+import { Button } from '../../../components/ui/button.js';
+import { Card } from '../../../components/ui/card.js';
+import { Label, inputClass } from '../../../components/ui/form.js';
+import { Spinner } from '../../../components/ui/spinner.js';
+import { SORT_OPTIONS, type SortBy } from '../../../config/constants.js';
+import { auctionsQueryOptions, useAuctions, useCategories } from '../api/auctions-api.js';
+import type { AuctionFilters, AuctionQuery } from '../api/types.js';
+import { EMPTY_FILTERS, queryFromSearchParams, searchParamsFromQuery } from '../dashboard-params.js';
+import { DealCard } from './deal-card.js';
+import { FilterPanel } from './filter-panel.js';
+
+function dealsFoundText(n: number): string {
+  return n === 1 ? '1 deal found' : `${n.toLocaleString('en-US')} deals found`;
+}
+
+export function AuctionList() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const query = queryFromSearchParams(searchParams);
+  const queryClient = useQueryClient();
+  const auctions = useAuctions(query);
+  const categories = useCategories();
+  const filters: AuctionFilters = {
+    category: query.category,
+    priceMin: query.priceMin,
+    priceMax: query.priceMax,
+    location: query.location,
+    searchQuery: query.searchQuery,
+  };
+
+  /** Changing filters or sort goes back to page 1 and reloads, even when nothing changed. */
+  function go(next: AuctionQuery) {
+    const params = searchParamsFromQuery(next);
+    if (params.toString() === searchParamsFromQuery(query).toString()) {
+      void queryClient.invalidateQueries({ queryKey: auctionsQueryOptions(next).queryKey });
+    } else {
+      setSearchParams(params);
+    }
+    if (next.page !== query.page) window.scrollTo({ top: 0, behavior: 'smooth' });
+  }
+
+  const data = auctions.data?.data;
+  const pagination = data?.pagination;
+  const currentUrl = `/dashboard${searchParams.toString() ? `?${searchParams.toString()}` : ''}`;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Equipment Deals</h1>
+          <p className="mt-1 text-slate-700" aria-live="polite">
+            {pagination ? dealsFoundText(pagination.total_count) : '\u00a0'}
+          </p>
+        </div>
+        <div className="space-y-1.5 sm:w-64">
+          <Label htmlFor="sort-by">Sort by</Label>
+          <select
+            id="sort-by"
+            className={inputClass}
+            value={query.sortBy}
+            onChange={(e) => go({ ...query, sortBy: e.target.value as SortBy, page: 1 })}
+          >
+            {SORT_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-[17rem_1fr]">
+        <aside aria-label="Filters">
+          <FilterPanel
+            filters={filters}
+            categories={categories.data ?? []}
+            onApply={(f) => go({ ...query, ...f, page: 1 })}
+            onClear={() => go({ ...query, ...EMPTY_FILTERS, page: 1 })}
+          />
+        </aside>
+
+        <section aria-label="Results" aria-busy={auctions.isFetching}>
+          {auctions.isPending ? (
+            <Spinner label="Loading auctions..." showLabel className="py-24" />
+          ) : auctions.isError ? (
+            <Card className="flex flex-col items-center gap-3 p-10 text-center" role="alert">
+              <AlertTriangle className="h-10 w-10 text-red-600" aria-hidden />
+              <h2 className="text-lg font-semibold">Error loading auctions</h2>
+              <p className="text-sm text-slate-700">{auctions.error.message || 'Failed to fetch auctions'}</p>
+              <Button onClick={() => void auctions.refetch()}>Try Again</Button>
+            </Card>
+          ) : !data || data.items.length === 0 ? (
+            <Card className="flex flex-col items-center gap-2 p-10 text-center">
+              <PackageSearch className="h-10 w-10 text-slate-500" aria-hidden />
+              <h2 className="text-lg font-semibold">No equipment found</h2>
+              <p className="text-sm text-slate-700">Try adjusting your filters to see more results.</p>
+            </Card>
+          ) : (
+            <>
+              <ul className="grid grid-cols-1 gap-6 md:grid-cols-2 xl:grid-cols-3" aria-label="Deals">
+                {data.items.map((item) => (
+                  <li key={item.id} className="flex">
+                    <div className="flex w-full flex-col [&>*]:flex-1">
+                      <DealCard auction={item} from={currentUrl} />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+              {pagination && pagination.total_pages > 1 && (
+                <nav className="mt-8 flex items-center justify-center gap-4" aria-label="Pagination">
+                  <Button variant="secondary" disabled={!pagination.has_previous} onClick={() => go({ ...query, page: query.page - 1 })}>
+                    Previous
+                  </Button>
+                  <span className="text-sm text-slate-700" aria-current="page">
+                    Page {pagination.current_page} of {pagination.total_pages}
+                  </span>
+                  <Button variant="secondary" disabled={!pagination.has_next} onClick={() => go({ ...query, page: query.page + 1 })}>
+                    Next
+                  </Button>
+                </nav>
+              )}
+            </>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { CalendarClock, ExternalLink, ImageOff, MapPin } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Badge } from '../../../components/ui/badge.js';
+import { Button } from '../../../components/ui/button.js';
+import { Card } from '../../../components/ui/card.js';
+import { formatCardPrice } from '../../../lib/format-price.js';
+import { formatEndDate } from '../../../lib/time-left.js';
+import type { AuctionCard } from '../api/types.js';
+import { AuctionEndBadge } from './auction-end-badge.js';
+import { DealScoreBadge } from './deal-score-badge.js';
+
+export function DealCard({ auction, from }: { auction: AuctionCard; from?: string }) {
+  const [imageFailed, setImageFailed] = useState(false);
+  const endDate = formatEndDate(auction.auction_end_date);
+  const showImage = auction.first_image && !imageFailed;
+  return (
+    <Card className="flex flex-col overflow-hidden" data-testid="deal-card">
+      <div className="relative aspect-[4/3] bg-slate-100">
+        {showImage ? (
+          <img src={auction.first_image!} alt={auction.make_model} loading="lazy" className="h-full w-full object-cover" onError={() => setImageFailed(true)} />
+        ) : (
+          <div className="flex h-full flex-col items-center justify-center gap-1 text-slate-600">
+            <ImageOff className="h-8 w-8" aria-hidden />
+            <span className="text-sm">No image available</span>
+            {auction.image_count > 0 && (
+              <span className="text-xs">
+                {auction.image_count} {auction.image_count === 1 ? 'image' : 'images'} pending
+              </span>
+            )}
+          </div>
+        )}
+      </div>
+      <div className="flex flex-1 flex-col gap-3 p-4">
+        <div className="flex items-start justify-between gap-2">
+          <h3 className="line-clamp-2 text-base font-semibold text-slate-900">{auction.make_model}</h3>
+          <DealScoreBadge dealScore={auction.deal_score} className="shrink-0" />
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-xl font-bold text-slate-900">{formatCardPrice(auction.price, auction.currency)}</p>
+          <AuctionEndBadge endDate={auction.auction_end_date} />
+        </div>
+        <ul className="space-y-1 text-sm text-slate-700">
+          <li className="flex items-center gap-1.5">
+            <MapPin className="h-4 w-4 shrink-0" aria-hidden />
+            <span className="sr-only">Location: </span>
+            {auction.location || 'Location not available'}
+          </li>
+          {endDate && (
+            <li className="flex items-center gap-1.5">
+              <CalendarClock className="h-4 w-4 shrink-0" aria-hidden />
+              <span className="sr-only">Ends: </span>
+              {endDate}
+            </li>
+          )}
+        </ul>
+        <div className="flex flex-wrap gap-1.5">
+          {auction.category?.name && <Badge tone="outline">{auction.category.name}</Badge>}
+          {auction.auction_site?.name && <Badge tone="neutral">{auction.auction_site.name}</Badge>}
+        </div>
+        <div className="mt-auto flex gap-2 pt-2">
+          <Button asChild className="flex-1">
+            <Link to={`/deal/${encodeURIComponent(auction.slug || String(auction.id))}`} state={from ? { from } : undefined} aria-label={`View details: ${auction.make_model}`}>
+              View Details
+            </Link>
+          </Button>
+          {auction.original_url && (
+            <Button asChild variant="secondary" size="icon">
+              <a href={auction.original_url} target="_blank" rel="noopener noreferrer" aria-label={`Open the original listing for ${auction.make_model} in a new tab`}>
+                <ExternalLink className="h-4 w-4" aria-hidden />
+              </a>
+            </Button>
+          )}
+        </div>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,121 @@
+import { Search } from 'lucide-react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button.js';
+import { Card } from '../../../components/ui/card.js';
+import { Field, Label, inputClass } from '../../../components/ui/form.js';
+import { parsePriceInput } from '../../../lib/format-price.js';
+import type { AuctionFilters, NamedRef } from '../api/types.js';
+
+type Draft = { category: string; priceMin: string; priceMax: string; location: string; searchQuery: string };
+
+function toDraft(f: AuctionFilters): Draft {
+  return {
+    category: f.category === null ? '' : String(f.category),
+    priceMin: f.priceMin === null ? '' : String(f.priceMin),
+    priceMax: f.priceMax === null ? '' : String(f.priceMax),
+    location: f.location,
+    searchQuery: f.searchQuery,
+  };
+}
+
+function fromDraft(d: Draft): AuctionFilters {
+  return {
+    category: d.category === '' ? null : Number(d.category),
+    priceMin: parsePriceInput(d.priceMin),
+    priceMax: parsePriceInput(d.priceMax),
+    location: d.location.trim(),
+    searchQuery: d.searchQuery.trim(),
+  };
+}
+
+/**
+ * Category applies at once; prices, location and search apply with Apply Filters or Search
+ * (or Enter), so typing does not fire a request per keystroke.
+ */
+export function FilterPanel({
+  filters,
+  categories,
+  onApply,
+  onClear,
+}: {
+  filters: AuctionFilters;
+  categories: NamedRef[];
+  onApply: (filters: AuctionFilters) => void;
+  onClear: () => void;
+}) {
+  const [draft, setDraft] = useState<Draft>(() => toDraft(filters));
+  const categoryId = useId();
+  useEffect(() => setDraft(toDraft(filters)), [filters]);
+
+  const set = (name: keyof Draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value }));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onApply(fromDraft(draft));
+  }
+
+  return (
+    <Card className="p-5">
+      <h2 className="mb-4 text-base font-semibold">Filters</h2>
+      <form onSubmit={submit} className="space-y-4" aria-label="Filter deals" role="search">
+        <div className="space-y-1.5">
+          <Label htmlFor={categoryId}>Category</Label>
+          <select
+            id={categoryId}
+            className={inputClass}
+            value={draft.category}
+            onChange={(e) => {
+              const next = { ...draft, category: e.target.value };
+              setDraft(next);
+              onApply(fromDraft(next));
+            }}
+          >
+            <option value="">All Categories</option>
+            {categories.map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="grid grid-cols-2 gap-3">
+          <Field label="Min Price" name="priceMin" type="number" inputMode="numeric" min={0} step={1} placeholder="0" value={draft.priceMin} onChange={set('priceMin')} />
+          <Field label="Max Price" name="priceMax" type="number" inputMode="numeric" min={0} step={1} placeholder="Any" value={draft.priceMax} onChange={set('priceMax')} />
+        </div>
+        <Field label="Location" name="location" placeholder="State or city" maxLength={200} value={draft.location} onChange={set('location')} />
+        <div className="space-y-1.5">
+          <Label htmlFor={`${categoryId}-search`}>Search</Label>
+          <div className="flex gap-2">
+            <input
+              id={`${categoryId}-search`}
+              name="search"
+              type="search"
+              className={inputClass}
+              placeholder="Make, model, keywords"
+              maxLength={200}
+              value={draft.searchQuery}
+              onChange={set('searchQuery')}
+            />
+            <Button type="submit" variant="secondary" aria-label="Search">
+              <Search className="h-4 w-4" aria-hidden />
+              <span className="sr-only sm:not-sr-only lg:sr-only">Search</span>
+            </Button>
+          </div>
+        </div>
+        <div className="flex flex-col gap-2 pt-1">
+          <Button type="submit">Apply Filters</Button>
+          <Button
+            type="button"
+            variant="ghost"
+            onClick={() => {
+              setDraft(toDraft({ category: null, priceMin: null, priceMax: null, location: '', searchQuery: '' }));
+              onClear();
+            }}
+          >
+            Clear All
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

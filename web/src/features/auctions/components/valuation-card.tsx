@@ -1,0 +1,97 @@
+import { ExternalLink, Scale } from 'lucide-react';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
+import { formatMoney } from '../../../lib/format-price.js';
+import type { Valuation } from '../api/types.js';
+
+const soldFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+/** Confidence arrives as 0–1 (or 0–100): shown as a whole percentage. */
+export function confidencePercent(confidence: number | null | undefined): number | null {
+  if (typeof confidence !== 'number' || !Number.isFinite(confidence)) return null;
+  const pct = confidence <= 1 ? confidence * 100 : confidence;
+  return Math.round(Math.min(100, Math.max(0, pct)));
+}
+
+/** How the price compares with the fair value, e.g. '18% below fair value'. */
+export function priceVersusFairValue(price: number | null | undefined, fairValue: number): string | null {
+  if (typeof price !== 'number' || !Number.isFinite(price) || fairValue <= 0) return null;
+  const diff = Math.round(((fairValue - price) / fairValue) * 100);
+  if (diff === 0) return 'At fair value';
+  return diff > 0 ? `${diff}% below fair value` : `${-diff}% above fair value`;
+}
+
+function soldDate(value: string | null): string | null {
+  if (!value) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : soldFmt.format(d);
+}
+
+export function ValuationCard({ valuation, price }: { valuation: Valuation | null | undefined; price: number | null }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Scale className="h-5 w-5 text-brand-600" aria-hidden />
+          Why This Score
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        {!valuation ? (
+          <p className="text-sm text-slate-700">
+            This listing has not been valued yet: there are not enough comparable sales to estimate its fair value.
+          </p>
+        ) : (
+          <div className="space-y-5">
+            <dl className="grid gap-4 sm:grid-cols-3">
+              <div>
+                <dt className="text-sm text-slate-700">Fair Value</dt>
+                <dd className="text-xl font-bold">{formatMoney(valuation.fair_value)}</dd>
+                {priceVersusFairValue(price, valuation.fair_value) && (
+                  <dd className="text-sm font-medium text-green-800">{priceVersusFairValue(price, valuation.fair_value)}</dd>
+                )}
+              </div>
+              <div>
+                <dt className="text-sm text-slate-700">Value Range</dt>
+                <dd className="text-base font-semibold">
+                  {formatMoney(valuation.low)} – {formatMoney(valuation.high)}
+                </dd>
+              </div>
+              {confidencePercent(valuation.confidence) !== null && (
+                <div>
+                  <dt className="text-sm text-slate-700">Confidence</dt>
+                  <dd className="text-base font-semibold">{confidencePercent(valuation.confidence)}%</dd>
+                </div>
+              )}
+            </dl>
+            <div>
+              <h3 className="mb-2 text-sm font-semibold text-slate-900">Comparable Sales</h3>
+              {valuation.comparables.length === 0 ? (
+                <p className="text-sm text-slate-700">No comparable sales to show.</p>
+              ) : (
+                <ul className="divide-y divide-slate-200 rounded-md border border-slate-200">
+                  {valuation.comparables.map((c, i) => (
+                    <li key={`${c.title}-${i}`} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
+                      <div className="min-w-0">
+                        {c.url ? (
+                          <a href={c.url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-medium text-brand-600 hover:underline">
+                            {c.title}
+                            <ExternalLink className="h-3 w-3" aria-hidden />
+                            <span className="sr-only">(opens in a new tab)</span>
+                          </a>
+                        ) : (
+                          <span className="font-medium">{c.title}</span>
+                        )}
+                        <p className="text-slate-700">{[soldDate(c.sold_at) && `Sold ${soldDate(c.sold_at)}`, c.source].filter(Boolean).join(' · ')}</p>
+                      </div>
+                      <span className="font-semibold">{formatMoney(c.price)}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
