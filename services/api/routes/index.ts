@@ -2,6 +2,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../shared/context.js';
 import { auctionsRoutes } from './auctions.js';
+import { authRoutes } from './auth.js';
 import { healthRoutes } from './health.js';
+import { subscriptionRoutes } from './subscriptions.js';
 
-export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes];
+export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes, authRoutes, subscriptionRoutes];
