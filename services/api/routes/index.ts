@@ -4,6 +4,5 @@ import type { AppContext } from '../../shared/context.js';
 import { auctionsRoutes } from './auctions.js';
 import { authRoutes } from './auth.js';
 import { healthRoutes } from './health.js';
-import { subscriptionRoutes } from './subscriptions.js';
 
-export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes, authRoutes, subscriptionRoutes];
+export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes, authRoutes];
