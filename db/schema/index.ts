@@ -3,3 +3,4 @@ export * from './catalog.js';
 export * from './listings.js';
 export * from './billing.js';
 export * from './accounts.js';
+export * from './valuation.js';

@@ -96,7 +96,23 @@ export class FairValueModel {
   }
 }
 
-export type TrainOptions = { params?: Partial<GbdtParams>; holdoutFraction?: number; coverage?: number };
+export type TrainOptions = {
+  params?: Partial<GbdtParams>;
+  holdoutFraction?: number;
+  coverage?: number;
+  /** Weight of a sale halves every this many years before the latest sale (market drift). */
+  halfLifeYears?: number;
+  /** Use this many trees for the final fit instead of the holdout's best × 1.1. */
+  fixedTrees?: number;
+};
+
+const DEFAULT_HALF_LIFE_YEARS = Infinity;
+
+function recencyWeights(rows: TrainingSale[], halfLifeYears: number): Float64Array {
+  const latest = Math.max(...rows.map((r) => r.soldAt.getTime()));
+  const year = 365.25 * 24 * 3600 * 1000;
+  return Float64Array.from(rows.map((r) => Math.pow(0.5, (latest - r.soldAt.getTime()) / year / halfLifeYears)));
+}
 
 function sortedByDate<T extends { soldAt: Date }>(rows: T[]): T[] {
   return [...rows].sort((a, b) => a.soldAt.getTime() - b.soldAt.getTime());
@@ -126,7 +142,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const fitVocab = buildVocabulary(fit);
   const y = (rows: TrainingSale[]) => Float64Array.from(rows.map((r) => Math.log1p(r.price)));
   const holdoutY = y(holdout);
-  const first = trainGbdt(FEATURE_SPECS, encode(fit, fitVocab), y(fit), params, { x: encode(holdout, fitVocab), y: holdoutY });
+  const halfLife = opts.halfLifeYears ?? DEFAULT_HALF_LIFE_YEARS;
+  const first = trainGbdt(FEATURE_SPECS, encode(fit, fitVocab), y(fit), params, { x: encode(holdout, fitVocab), y: holdoutY }, recencyWeights(fit, halfLife));
   const holdoutPred = first.model.predict(encode(holdout, fitVocab));
   const fitSupport = countSupport(fit);
   const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
@@ -147,9 +164,9 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const byBucket = residualsByBucket.map((values) => (values.length >= 40 ? quantiles(values) : null));
 
   // 2. refit on everything with a few more trees than the holdout fit needed (more data)
-  const trees = Math.max(1, Math.round(first.report.bestIteration * 1.1));
+  const trees = opts.fixedTrees ?? Math.max(1, Math.round(first.report.bestIteration * 1.1));
   const vocabulary = buildVocabulary(usable);
-  const final = trainGbdt(FEATURE_SPECS, encode(usable, vocabulary), y(usable), { ...params, trees, earlyStoppingRounds: Infinity });
+  const final = trainGbdt(FEATURE_SPECS, encode(usable, vocabulary), y(usable), { ...params, trees, earlyStoppingRounds: Infinity }, undefined, recencyWeights(usable, halfLife));
   const model = new FairValueModel({
     format: 'fair-value-v1',
     vocabulary,

@@ -441,6 +441,8 @@ export function trainGbdt(
   y: Float64Array,
   paramsIn: Partial<GbdtParams> = {},
   valid?: { x: FeatureMatrix; y: Float64Array },
+  /** Per-row weights (e.g. favouring recent sales); default 1. */
+  weights?: Float64Array,
 ): { model: GbdtModel; report: TrainReport } {
   const started = performance.now();
   const params: GbdtParams = { ...DEFAULT_GBDT_PARAMS, ...paramsIn };
@@ -465,13 +467,19 @@ export function trainGbdt(
   }
   const trainer: Trainer = { bins, binned, offsets, totalBins, params };
   let base = 0;
-  for (const v of y) base += v;
-  base /= y.length;
+  let weightSum = 0;
+  for (let i = 0; i < y.length; i++) {
+    const w = weights ? weights[i]! : 1;
+    base += w * y[i]!;
+    weightSum += w;
+  }
+  base /= weightSum;
 
   const n = train.rows;
   const pred = new Float64Array(n).fill(base);
   const grad = new Float64Array(n);
-  const hess = new Float64Array(n).fill(1);
+  if (weights && weights.length !== n) throw new Error('one weight per row');
+  const hess = weights ? Float64Array.from(weights) : new Float64Array(n).fill(1);
   const random = mulberry32(params.seed);
   const trees: Tree[] = [];
   const report: TrainReport = { trainLoss: [], validLoss: [], bestIteration: 0, seconds: 0 };
@@ -483,7 +491,7 @@ export function trainGbdt(
   let sinceBest = 0;
 
   for (let t = 0; t < params.trees; t++) {
-    for (let i = 0; i < n; i++) grad[i] = pred[i]! - y[i]!;
+    for (let i = 0; i < n; i++) grad[i] = (pred[i]! - y[i]!) * hess[i]!;
     const sampled: number[] = [];
     for (let i = 0; i < n; i++) if (params.subsample >= 1 || random() < params.subsample) sampled.push(i);
     const featureSet: number[] = [];
