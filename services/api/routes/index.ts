@@ -4,5 +4,6 @@ import type { AppContext } from '../../shared/context.js';
 import { auctionsRoutes } from './auctions.js';
 import { authRoutes } from './auth.js';
 import { healthRoutes } from './health.js';
+import { subscriptionRoutes } from './subscriptions.js';
 
-export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes, authRoutes];
+export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes, authRoutes, subscriptionRoutes];
