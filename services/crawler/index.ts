@@ -1,10 +1,76 @@
-import type { ServiceStarter } from '../shared/service.js';
-
 /**
- * The crawler stage: consumes the `crawl` queue. Its worker arrives with the crawl pipeline; until then
- * `crawl` jobs wait in their queue rather than being completed by a placeholder.
+ * The crawler stage: consumes the `crawl` queue with the crawl pipeline. Any number of replicas
+ * may run: politeness, robots.txt and run bookkeeping live in the database, not in memory.
  */
+import type { AppContext } from '../shared/context.js';
+import { errorMessage } from '../shared/errors.js';
+import { QUEUES } from '../shared/queues.js';
+import type { ServiceStarter } from '../shared/service.js';
+import { createRegistry, sourceRegistrations, type AdapterRegistry } from './adapters/index.js';
+import { CrawlPipeline } from './crawl-pipeline.js';
+import { BrowserFetcher } from './fetchers/browser-fetcher.js';
+import { httpFetch, userAgent } from './fetchers/http-fetcher.js';
+import { RobotsGate } from './politeness/robots.js';
+import { syncSources } from './repositories/sources-repository.js';
+
+/** Registers every adapter's `sources` row, enabled per CRAWL_SOURCES; unknown names are reported. */
+export async function syncSourcesFromConfig(ctx: AppContext, registry: AdapterRegistry): Promise<void> {
+  await syncSources(ctx.database.db, sourceRegistrations(registry, ctx.config));
+  const unknown = ctx.config.CRAWL_SOURCES.filter((name) => !registry.has(name));
+  if (unknown.length > 0) ctx.logger.warn({ unknown }, 'CRAWL_SOURCES names sources without an adapter; they are ignored');
+}
+
+export function createPipeline(ctx: AppContext, registry: AdapterRegistry): { pipeline: CrawlPipeline; browser: BrowserFetcher } {
+  const browser = new BrowserFetcher(ctx.config.CRAWL_BROWSER_PAGES);
+  const robots = new RobotsGate(ctx.database.db, async (url) => {
+    // robots.txt is fetched under the same rules as pages: its host, loopback-only under tests.
+    const host = new URL(url).host;
+    const response = await httpFetch(
+      { url },
+      {
+        allowedHosts: [host],
+        allowOnlyLoopback: ctx.config.CRAWL_ALLOW_ONLY_LOOPBACK,
+        userAgent: userAgent(ctx.config.CRAWL_USER_AGENT_CONTACT),
+        timeoutMs: Math.min(ctx.config.CRAWL_TIMEOUT_MS, 15_000),
+        maxBytes: 512_000,
+      },
+    );
+    return { status: response.status, body: response.body };
+  });
+  return { pipeline: new CrawlPipeline({ ctx, adapters: registry, robots, browser }), browser };
+}
+
+export type CrawlWorkerOptions = {
+  registry?: AdapterRegistry;
+  concurrency?: number;
+  lockDuration?: number;
+  stalledInterval?: number;
+};
+
+/** Starts a crawl worker in this process; `stop` lets jobs in hand finish, then closes the browser. */
+export async function startCrawlWorker(ctx: AppContext, opts: CrawlWorkerOptions = {}) {
+  const registry = opts.registry ?? createRegistry();
+  await syncSourcesFromConfig(ctx, registry);
+  const { pipeline, browser } = createPipeline(ctx, registry);
+  const worker = ctx.queues.worker('crawl', (payload, job, token) => pipeline.handle(payload, job, token), {
+    concurrency: opts.concurrency ?? ctx.config.CRAWL_CONCURRENCY,
+    ...(opts.lockDuration ? { lockDuration: opts.lockDuration } : {}),
+    ...(opts.stalledInterval ? { stalledInterval: opts.stalledInterval } : {}),
+    // A worker killed mid-job leaves it stalled; it is picked up again rather than failed.
+    maxStalledCount: 5,
+  });
+  return {
+    worker,
+    pipeline,
+    async stop() {
+      await worker.close().catch((err: unknown) => ctx.logger.warn({ err: errorMessage(err) }, 'crawl worker close failed'));
+      await browser.close();
+    },
+  };
+}
+
 export const startCrawler: ServiceStarter = async (ctx) => {
-  ctx.logger.warn({ service: 'crawler', queue: 'crawl' }, 'no crawl worker yet: crawl jobs will wait');
-  return { name: 'crawler', stop: async () => {} };
+  const running = await startCrawlWorker(ctx);
+  ctx.logger.info({ service: 'crawler', queue: QUEUES.crawl.name, concurrency: ctx.config.CRAWL_CONCURRENCY }, 'crawl worker running');
+  return { name: 'crawler', stop: () => running.stop() };
 };

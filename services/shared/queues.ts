@@ -47,6 +47,8 @@ const crawlPayload = z.object({
   /** Why the crawl was asked for; the scheduler's tick slot makes scheduled ids unique per tick. */
   reason: z.enum(['scheduled', 'ending-soon', 'manual']).default('scheduled'),
   slot: z.string().max(64).optional(),
+  /** How many times the step was put back for a host's Retry-After (bounded, unlike politeness waits). */
+  deferrals: z.number().int().min(0).max(1000).optional(),
 });
 
 const scorePayload = z.object({
@@ -131,9 +133,10 @@ export const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
 
 export type QueueBackendConfig = { kind: 'postgres'; url: string } | { kind: 'redis'; url: string };
 
-export type JobHandler<N extends QueueName> = (payload: Payload<N>, job: Job) => Promise<unknown>;
+/** `token` is the worker's lock token, needed to move the job back to delayed (politeness waits). */
+export type JobHandler<N extends QueueName> = (payload: Payload<N>, job: Job, token?: string) => Promise<unknown>;
 
-export type WorkerSettings = Pick<WorkerOptions, 'concurrency' | 'limiter' | 'lockDuration' | 'settings'>;
+export type WorkerSettings = Pick<WorkerOptions, 'concurrency' | 'limiter' | 'lockDuration' | 'settings' | 'stalledInterval' | 'maxStalledCount'>;
 
 /**
  * Owns the queue connections of one process. Queues are created lazily and shared; each worker
@@ -223,13 +226,13 @@ export class QueueRuntime {
   worker<N extends QueueName>(name: N, handler: JobHandler<N>, settings: WorkerSettings = {}): Worker {
     const def = QUEUES[name];
     const log = this.logger.child({ queue: name });
-    const processor = async (job: Job) => {
+    const processor = async (job: Job, token?: string) => {
       const parsed = def.payload.safeParse(job.data);
       if (!parsed.success) {
         throw new UnrecoverableError(`invalid ${name} payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       }
       try {
-        return await handler(parsed.data as Payload<N>, job);
+        return await handler(parsed.data as Payload<N>, job, token);
       } catch (err) {
         if (err instanceof NonRetryableError) throw new UnrecoverableError(err.message);
         throw err;

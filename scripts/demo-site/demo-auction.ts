@@ -1,0 +1,172 @@
+/**
+ * The demo auction's world, deterministic for a seed: which machine each lot sells, when it is
+ * published, when it ends, how its bids rise and what it finally fetches. Time is the demo
+ * clock (real time × speed, plus manual advances), so a day of auctions can pass in minutes.
+ * About one lot in twelve is a bargain: it closes far under its machine's real sale price.
+ */
+import type { CatalogMachine } from './demo-catalog.js';
+
+export type DemoLotState = 'upcoming' | 'open' | 'sold' | 'closed';
+
+export type DemoLot = {
+  id: string;
+  number: number;
+  machine: CatalogMachine;
+  publishAt: number;
+  endsAt: number;
+  startingBid: number;
+  finalPrice: number;
+  finalBids: number;
+  noSale: boolean;
+  bargain: boolean;
+  imageCount: number;
+  buyersPremiumPct: number;
+  condition: string;
+};
+
+export type LotView = {
+  lot: DemoLot;
+  state: DemoLotState;
+  currentBid: number | null;
+  bidCount: number;
+  /** What a bidder pays now: current bid, else the starting bid. */
+  price: number;
+};
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+/** mulberry32: small, fast, deterministic. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const roundTo = (value: number, step: number) => Math.max(step, Math.round(value / step) * step);
+const CONDITIONS = ['Good', 'Good', 'Fair', 'Good', 'Like New', 'Fair', 'Poor'];
+
+export type DemoAuctionOptions = {
+  seed: number;
+  lots: number;
+  /** Demo milliseconds per real millisecond. 0 freezes the clock (tests). */
+  speed: number;
+  /** Real time the demo clock starts at (default: now). */
+  startedAt?: number;
+  /** Share of lots already published at the start (the rest appear over the next week). */
+  publishedShare?: number;
+};
+
+export class DemoAuction {
+  readonly lots: DemoLot[];
+  private readonly byId = new Map<string, DemoLot>();
+  private readonly startedAt: number;
+  private offsetMs = 0;
+
+  constructor(
+    catalog: CatalogMachine[],
+    readonly options: DemoAuctionOptions,
+  ) {
+    const random = seededRandom(options.seed);
+    this.startedAt = options.startedAt ?? Date.now();
+    const publishedShare = options.publishedShare ?? 0.75;
+    const order = catalog.map((_, i) => i);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    this.lots = [];
+    for (let n = 0; n < options.lots; n++) {
+      const machine = catalog[order[n % order.length]!]!;
+      const published = random() < publishedShare;
+      // Published lots started up to 8 days ago (some have closed already); the rest appear over the next 7 days.
+      const publishAt = this.startedAt + (published ? -random() * 8 * DAY : random() * 7 * DAY);
+      const endsAt = publishAt + (2 + random() * 8) * DAY + Math.floor(random() * 60) * 60_000;
+      const bargain = random() < 0.08;
+      const factor = bargain ? 0.45 + random() * 0.17 : 0.82 + random() * 0.33;
+      const finalPrice = roundTo(machine.marketValue * factor, 50);
+      const lot: DemoLot = {
+        id: `DR-${100_001 + n}`,
+        number: n + 1,
+        machine,
+        publishAt,
+        endsAt,
+        startingBid: roundTo(Math.min(finalPrice * 0.5, machine.marketValue * (0.05 + random() * 0.15)), 50),
+        finalPrice,
+        finalBids: 3 + Math.floor(random() * 55),
+        noSale: !bargain && random() < 0.05,
+        bargain,
+        imageCount: 1 + Math.floor(random() * 6),
+        buyersPremiumPct: random() < 0.7 ? 10 : 12.5,
+        condition: CONDITIONS[Math.floor(random() * CONDITIONS.length)]!,
+      };
+      this.lots.push(lot);
+      this.byId.set(lot.id, lot);
+    }
+  }
+
+  now(): number {
+    return this.startedAt + (Date.now() - this.startedAt) * this.options.speed + this.offsetMs;
+  }
+
+  advance(ms: number): number {
+    this.offsetMs += ms;
+    return this.now();
+  }
+
+  get(id: string): DemoLot | undefined {
+    return this.byId.get(id);
+  }
+
+  view(lot: DemoLot, now = this.now()): LotView {
+    if (now < lot.publishAt) return { lot, state: 'upcoming', currentBid: null, bidCount: 0, price: lot.startingBid };
+    if (now >= lot.endsAt) {
+      if (lot.noSale) return { lot, state: 'closed', currentBid: null, bidCount: 0, price: lot.startingBid };
+      return { lot, state: 'sold', currentBid: lot.finalPrice, bidCount: lot.finalBids, price: lot.finalPrice };
+    }
+    const progress = (now - lot.publishAt) / (lot.endsAt - lot.publishAt);
+    if (lot.noSale || progress < 0.05) return { lot, state: 'open', currentBid: null, bidCount: 0, price: lot.startingBid };
+    // Most bidding happens near the end, as on real timed auctions.
+    const bid = roundTo(lot.startingBid + (lot.finalPrice - lot.startingBid) * progress ** 2.2, 50);
+    const bids = Math.max(1, Math.round(lot.finalBids * progress ** 1.3));
+    return { lot, state: 'open', currentBid: bid, bidCount: bids, price: bid };
+  }
+
+  /** Lots a visitor sees: published, not closed more than two demo days ago, in lot-number order. */
+  visible(now = this.now()): LotView[] {
+    const views: LotView[] = [];
+    for (const lot of this.lots) {
+      if (now < lot.publishAt || now > lot.endsAt + 2 * DAY) continue;
+      views.push(this.view(lot, now));
+    }
+    return views;
+  }
+
+  /**
+   * Publishes a lot now (the given one, else the next upcoming), optionally at a given starting
+   * price — the control endpoint tests and the alerts demo use to make a match appear.
+   */
+  publishNow(id?: string, price?: number): DemoLot | undefined {
+    const now = this.now();
+    const lot = id ? this.byId.get(id) : this.lots.find((l) => l.publishAt > now);
+    if (!lot) return undefined;
+    const duration = Math.max(lot.endsAt - lot.publishAt, 2 * DAY);
+    lot.publishAt = now;
+    lot.endsAt = now + duration;
+    if (price !== undefined && price > 0) {
+      lot.startingBid = roundTo(price, 1);
+      lot.finalPrice = Math.max(lot.startingBid, roundTo(price * 1.05, 50));
+      lot.bargain = price < lot.machine.marketValue * 0.7;
+      lot.noSale = false;
+    }
+    // Move it to the end of the list, as a newly listed lot appears on a real site.
+    lot.number = Math.max(...this.lots.map((l) => l.number)) + 1;
+    this.lots.sort((a, b) => a.number - b.number);
+    return lot;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Every source adapter the product knows, by `sources.name`. A real-site adapter is added to
+ * ADAPTERS; configuration (`CRAWL_SOURCES`) decides which are enabled.
+ */
+import type { Config } from '../../shared/config.js';
+import type { SourceAdapter } from '../adapter.js';
+import type { SourceRegistration } from '../repositories/sources-repository.js';
+import { demoAdapter } from './demo-adapter.js';
+
+export const ADAPTERS: SourceAdapter[] = [demoAdapter];
+
+export type AdapterRegistry = ReadonlyMap<string, SourceAdapter>;
+
+export function createRegistry(adapters: SourceAdapter[] = ADAPTERS): AdapterRegistry {
+  return new Map(adapters.map((a) => [a.name, a]));
+}
+
+/** The `sources` row of each adapter under this configuration. */
+export function sourceRegistrations(registry: AdapterRegistry, config: Config): SourceRegistration[] {
+  return [...registry.values()].map((adapter) => {
+    const listed = config.CRAWL_SOURCES.includes(adapter.name);
+    let baseUrl = '';
+    try {
+      baseUrl = adapter.baseUrl(config);
+    } catch {
+      baseUrl = '';
+    }
+    const disabledReason = adapter.disabledReason ?? (baseUrl ? null : 'not configured (no base URL)');
+    return {
+      name: adapter.name,
+      displayName: adapter.displayName,
+      baseUrl,
+      accessKind: adapter.accessKind,
+      isDemo: adapter.isDemo ?? false,
+      enabled: listed && !disabledReason,
+      disabledReason: disabledReason ?? (listed ? null : 'not listed in CRAWL_SOURCES'),
+    };
+  });
+}

@@ -1,0 +1,301 @@
+/**
+ * One crawl job, whatever the source: the `start` step opens a run and queues where the
+ * adapter starts; each `list`/`detail` step passes robots.txt, waits its turn on the host
+ * (shared politeness, by moving the job back to delayed — never sleeping in the worker),
+ * fetches, recognises block pages, routes the response through the adapter's label router,
+ * stores what it found, enqueues scoring for every stored change and queues the next steps.
+ *
+ * Faults: network errors and 5xx are retried with exponential backoff (the queue's job
+ * options); 429/503 with Retry-After put the step (and the host) back until then; a 404, a
+ * refused URL, an oversize body or a page that does not parse is recorded and skipped; a
+ * challenge page marks the source blocked and stops the run.
+ */
+import { DelayedError, type Job } from 'bullmq';
+import type { AppContext } from '../shared/context.js';
+import { NonRetryableError, RetryableError, errorMessage } from '../shared/errors.js';
+import { digest, type Payload } from '../shared/queues.js';
+import { adapterEnv, adapterHosts, ParseError, type CrawlStep, type FetchedPage, type SourceAdapter } from './adapter.js';
+import type { AdapterRegistry } from './adapters/index.js';
+import { detectBlock } from './fetchers/block-detection.js';
+import type { BrowserFetcher } from './fetchers/browser-fetcher.js';
+import { FetchRefusedError, httpFetch, retryAfterMs, userAgent, type FetchPolicy, type HttpResponse } from './fetchers/http-fetcher.js';
+import { normalizeListing, type NormalizedListing } from './normalize/listing.js';
+import type { RobotsGate } from './politeness/robots.js';
+import { recordCrawlError, type CrawlErrorKind } from './repositories/crawl-errors-repository.js';
+import {
+  addSteps,
+  closeRun,
+  closeStaleRuns,
+  findRun,
+  finishStep,
+  markRunBlocked,
+  openRun,
+  reserveLots,
+  type RunStats,
+} from './repositories/crawl-runs-repository.js';
+import { backOffHost, claimHostSlot, releaseHostSlot } from './repositories/host-politeness-repository.js';
+import { listEndingSoon, previewListings, storeListing, type StoredListing } from './repositories/listing-store-repository.js';
+import { findSourceByName, markSourceBlocked, recordSourceOutcome, type SourceRow } from './repositories/sources-repository.js';
+import type { CrawlRun } from '../../db/schema/crawl.js';
+
+type CrawlPayload = Payload<'crawl'>;
+
+export type StepResult =
+  | { kind: 'started'; runId: number; steps: number }
+  | { kind: 'done'; runId: number; pages: number; stored: number }
+  | { kind: 'skipped'; runId?: number; reason: string };
+
+const RAW_PAYLOAD_MAX_CHARS = 256_000;
+const ENDING_SOON_MS = 24 * 3600_000;
+const STALE_RUN_MS = 6 * 3600_000;
+const MAX_RETRY_AFTER_DEFERRALS = 20;
+
+export function stepKey(step: { label: string; url?: string; page?: number; externalId?: string }): string {
+  return `${step.label}-${digest(`${step.url ?? ''}|${step.page ?? ''}|${step.externalId ?? ''}`)}`;
+}
+
+export type PipelineDeps = {
+  ctx: AppContext;
+  adapters: AdapterRegistry;
+  robots: RobotsGate;
+  browser: BrowserFetcher;
+};
+
+export class CrawlPipeline {
+  constructor(private readonly deps: PipelineDeps) {}
+
+  private get db() {
+    return this.deps.ctx.database.db;
+  }
+
+  private adapter(name: string): SourceAdapter {
+    const adapter = this.deps.adapters.get(name);
+    if (!adapter) throw new NonRetryableError(`no adapter for source "${name}"`);
+    return adapter;
+  }
+
+  policy(adapter: SourceAdapter): FetchPolicy {
+    const config = this.deps.ctx.config;
+    return {
+      allowedHosts: adapterHosts(adapter, config),
+      allowOnlyLoopback: config.CRAWL_ALLOW_ONLY_LOOPBACK,
+      userAgent: userAgent(config.CRAWL_USER_AGENT_CONTACT),
+      timeoutMs: config.CRAWL_TIMEOUT_MS,
+      maxBytes: config.CRAWL_MAX_BODY_BYTES,
+    };
+  }
+
+  async handle(payload: CrawlPayload, job: Job, token?: string): Promise<StepResult> {
+    if (payload.label === 'start') return this.start(payload, job);
+    return this.step(payload, job, token);
+  }
+
+  /** Opens the run (once per trigger) and queues where the adapter starts. */
+  private async start(payload: CrawlPayload, job: Job): Promise<StepResult> {
+    const adapter = this.adapter(payload.source);
+    const source = await findSourceByName(this.db, payload.source);
+    if (!source) throw new NonRetryableError(`source "${payload.source}" is not registered`);
+    if (!source.enabled && payload.reason !== 'manual') return { kind: 'skipped', reason: `source ${source.name} is disabled` };
+    const run = payload.runId
+      ? await findRun(this.db, payload.runId)
+      : (await openRun(this.db, { sourceId: source.id, reason: payload.reason, triggerKey: `${payload.reason}-${payload.slot ?? job.id}` })).run;
+    if (!run) throw new NonRetryableError(`crawl run ${payload.runId} does not exist`);
+    if (run.state !== 'running') return { kind: 'skipped', runId: run.id, reason: 'run already finished' };
+    for (const stale of await closeStaleRuns(this.db, source.id, STALE_RUN_MS)) {
+      if (stale.id !== run.id) await recordSourceOutcome(this.db, source.id, stale.outcome ?? 'error', stale.finishedAt ?? new Date());
+    }
+
+    const env = adapterEnv(adapter, this.deps.ctx.config);
+    let steps: CrawlStep[];
+    if (payload.reason === 'ending-soon' && adapter.detailStep) {
+      const lots = await listEndingSoon(this.db, source.id, ENDING_SOON_MS);
+      steps = lots.map((lot) => adapter.detailStep!(lot, env)).filter((s): s is CrawlStep => s !== null);
+    } else {
+      steps = adapter.start(env);
+    }
+    const queued = await this.queueSteps(run, source, steps);
+    if (queued === 0 && run.pendingSteps === 0) await this.finishRun(await closeRun(this.db, run.id));
+    return { kind: 'started', runId: run.id, steps: queued };
+  }
+
+  /** Registers steps on the run (detail steps within its lot limit) and adds their jobs. */
+  private async queueSteps(run: CrawlRun, source: SourceRow, steps: CrawlStep[]): Promise<number> {
+    const lists = steps.filter((s) => s.label === 'list');
+    let details = steps.filter((s) => s.label === 'detail');
+    if (details.length > 0 && run.lotLimit !== null) details = details.slice(0, await reserveLots(this.db, run.id, details.length));
+    const selected = [...lists, ...details];
+    if (selected.length === 0) return 0;
+    await addSteps(this.db, run.id, selected.map(stepKey));
+    await this.deps.ctx.queues.enqueueBulk(
+      'crawl',
+      selected.map((s) => ({ source: source.name, label: s.label, url: s.url, page: s.page, externalId: s.externalId, runId: run.id, reason: run.reason as CrawlPayload['reason'] })),
+    );
+    return selected.length;
+  }
+
+  private async finishRun(run: CrawlRun | undefined): Promise<void> {
+    if (run) await recordSourceOutcome(this.db, run.sourceId, run.outcome ?? 'error', run.finishedAt ?? new Date());
+  }
+
+  private async endStep(run: CrawlRun, key: string, state: 'done' | 'skipped' | 'failed', stats: RunStats = {}): Promise<void> {
+    await this.finishRun(await finishStep(this.db, run.id, key, state, stats));
+  }
+
+  private async skip(run: CrawlRun, source: SourceRow, key: string, url: string, kind: CrawlErrorKind, message: string, statusCode?: number): Promise<StepResult> {
+    await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url, kind, statusCode, message });
+    await this.endStep(run, key, 'skipped');
+    return { kind: 'skipped', runId: run.id, reason: message };
+  }
+
+  /** Puts the job back until `at`; the worker is free meanwhile. */
+  private async defer(job: Job, token: string | undefined, waitMs: number, data?: Partial<CrawlPayload>): Promise<never> {
+    if (!token) throw new RetryableError(`host busy for ${waitMs} ms`, waitMs);
+    if (data) await job.updateData({ ...job.data, ...data });
+    // A little jitter so deferred jobs of one host do not all wake in the same millisecond.
+    await job.moveToDelayed(Date.now() + waitMs + Math.floor(Math.random() * 50), token);
+    throw new DelayedError();
+  }
+
+  private async step(payload: CrawlPayload, job: Job, token?: string): Promise<StepResult> {
+    const adapter = this.adapter(payload.source);
+    if (!payload.url) throw new NonRetryableError(`${payload.label} step without a URL`);
+    if (!payload.runId) throw new NonRetryableError(`${payload.label} step without a run`);
+    const [run, source] = await Promise.all([findRun(this.db, payload.runId), findSourceByName(this.db, payload.source)]);
+    if (!run || !source) throw new NonRetryableError(`run ${payload.runId} or source ${payload.source} is missing`);
+    const key = stepKey(payload);
+    if (run.state !== 'running') return { kind: 'skipped', runId: run.id, reason: 'run already finished' };
+    if (run.blocked) {
+      await this.endStep(run, key, 'skipped');
+      return { kind: 'skipped', runId: run.id, reason: 'source blocked during this run' };
+    }
+    const crawlStep: CrawlStep = { label: payload.label as CrawlStep['label'], url: payload.url, page: payload.page, externalId: payload.externalId };
+    const env = adapterEnv(adapter, this.deps.ctx.config);
+    const request = adapter.request?.(crawlStep, env) ?? { url: crawlStep.url };
+    const policy = this.policy(adapter);
+
+    let robotsDelayMs: number | undefined;
+    if (adapter.obeyRobots !== false) {
+      let verdict;
+      try {
+        verdict = await this.deps.robots.check(request.url);
+      } catch (err) {
+        if (err instanceof FetchRefusedError) return this.skip(run, source, key, request.url, 'refused', err.message);
+        throw err;
+      }
+      if (!verdict.allowed) return this.skip(run, source, key, request.url, 'robots', `robots.txt disallows ${new URL(request.url).pathname}`);
+      robotsDelayMs = verdict.crawlDelayMs;
+    }
+
+    let host: string;
+    try {
+      host = new URL(request.url).host;
+    } catch {
+      return this.skip(run, source, key, request.url, 'refused', 'not a URL');
+    }
+    const limits = { minDelayMs: Math.max(adapter.politeness.minDelayMs, robotsDelayMs ?? 0), maxConcurrency: adapter.politeness.maxConcurrency };
+    const claim = await claimHostSlot(this.db, host, limits, this.deps.ctx.config.CRAWL_TIMEOUT_MS + 30_000);
+    if (!claim.granted) return this.defer(job, token, claim.waitMs);
+
+    let response: HttpResponse;
+    const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    try {
+      response =
+        adapter.fetcher === 'browser'
+          ? await this.deps.browser.fetch(request.url, policy, { waitForSelector: adapter.waitForSelector })
+          : await httpFetch(request, policy);
+    } catch (err) {
+      if (err instanceof FetchRefusedError) return this.skip(run, source, key, request.url, 'refused', err.message);
+      if (finalAttempt) {
+        await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url: request.url, kind: 'network', message: errorMessage(err) });
+        await this.endStep(run, key, 'failed');
+      }
+      throw err instanceof RetryableError ? err : new RetryableError(errorMessage(err));
+    } finally {
+      await releaseHostSlot(this.db, host, claim.leaseId);
+    }
+
+    const block = detectBlock(response);
+    if (block) {
+      await markRunBlocked(this.db, run.id);
+      await markSourceBlocked(this.db, source.id);
+      return this.skip(run, source, key, response.url, 'blocked', block.reason, response.status);
+    }
+    if (response.status === 429 || response.status === 503) {
+      const waitMs = retryAfterMs(response.headers['retry-after']);
+      const deferrals = payload.deferrals ?? 0;
+      if (waitMs !== undefined && deferrals < MAX_RETRY_AFTER_DEFERRALS) {
+        await backOffHost(this.db, host, waitMs);
+        return this.defer(job, token, waitMs, { deferrals: deferrals + 1 });
+      }
+      return this.retryOrFail(run, source, key, response, finalAttempt);
+    }
+    if (response.status >= 500) return this.retryOrFail(run, source, key, response, finalAttempt);
+    if (response.status >= 400) return this.skip(run, source, key, response.url, 'http', `HTTP ${response.status}`, response.status);
+    if (response.truncated) {
+      return this.skip(run, source, key, response.url, 'too-large', `response over ${policy.maxBytes} bytes: cut there, not parsed`, response.status);
+    }
+
+    const page: FetchedPage = { step: crawlStep, url: response.url, status: response.status, contentType: response.contentType, body: response.body, fetchedAt: new Date() };
+    let routed;
+    try {
+      routed = adapter.router.route(page, env);
+    } catch (err) {
+      const message = err instanceof ParseError ? err.message : `handler crashed: ${errorMessage(err)}`;
+      await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url: response.url, kind: 'parse', statusCode: response.status, message });
+      await this.endStep(run, key, 'skipped', { pages: 1 });
+      return { kind: 'skipped', runId: run.id, reason: message };
+    }
+
+    const stats: RunStats = { pages: 1, lotsNew: 0, lotsUpdated: 0, lotsUnchanged: 0 };
+    let lots = routed.listings;
+    // Lots found on list pages count against the run's limit here; detail steps reserved theirs when queued.
+    if (crawlStep.label !== 'detail' && run.lotLimit !== null) lots = lots.slice(0, await reserveLots(this.db, run.id, lots.length));
+    const normalized: { listing: NormalizedListing; raw: unknown }[] = [];
+    for (const lot of lots) {
+      if (!lot.externalId || !String(lot.externalId).trim() || !lot.title || !String(lot.title).trim()) {
+        await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url: response.url, kind: 'parse', message: 'lot without an id or a title' });
+        continue;
+      }
+      const listing = normalizeListing(lot, response.url);
+      const raw = lot.raw ?? { url: response.url, contentType: response.contentType, body: response.body.slice(0, RAW_PAYLOAD_MAX_CHARS) };
+      normalized.push({ listing, raw: { fetchedAt: page.fetchedAt.toISOString(), url: response.url, payload: raw } });
+    }
+
+    const stored: StoredListing[] = [];
+    if (run.dryRun) {
+      const outcomes = await previewListings(this.db, source.id, normalized.map((n) => n.listing));
+      for (const outcome of outcomes) countOutcome(stats, outcome);
+    } else {
+      for (const { listing, raw } of normalized) {
+        const result = await storeListing(this.db, source, listing, raw);
+        stored.push(result);
+        countOutcome(stats, result.outcome);
+      }
+      // A retried or restarted job re-announces every lot (idempotent job ids): a crash between
+      // the commit and the enqueue of an earlier attempt then loses no scoring.
+      const announce = job.attemptsStarted > 1 || job.attemptsMade > 0 ? stored : stored.filter((s) => s.outcome !== 'unchanged');
+      await this.deps.ctx.queues.enqueueBulk(
+        'score',
+        announce.map((s) => ({ listingId: s.listingId, reason: s.outcome === 'new' ? 'new' : 'changed', version: s.version })),
+      );
+    }
+    await this.queueSteps(run, source, routed.next);
+    await this.endStep(run, key, 'done', stats);
+    return { kind: 'done', runId: run.id, pages: 1, stored: normalized.length };
+  }
+
+  private async retryOrFail(run: CrawlRun, source: SourceRow, key: string, response: HttpResponse, finalAttempt: boolean): Promise<never> {
+    const message = `HTTP ${response.status} from ${response.url}`;
+    if (finalAttempt) {
+      await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url: response.url, kind: 'http', statusCode: response.status, message });
+      await this.endStep(run, key, 'failed');
+    }
+    throw new RetryableError(message);
+  }
+}
+
+function countOutcome(stats: RunStats, outcome: 'new' | 'updated' | 'unchanged'): void {
+  if (outcome === 'new') stats.lotsNew = (stats.lotsNew ?? 0) + 1;
+  else if (outcome === 'updated') stats.lotsUpdated = (stats.lotsUpdated ?? 0) + 1;
+  else stats.lotsUnchanged = (stats.lotsUnchanged ?? 0) + 1;
+}

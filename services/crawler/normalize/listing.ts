@@ -1,0 +1,169 @@
+/**
+ * A scraped lot (whatever the page gave, as loosely typed as pages are) becomes a normalised
+ * listing: typed, sanitised, bounded, with category, make/model/year from the title when the
+ * page has no fields for them, absolute URLs, UTC end time and the spec's condition values.
+ */
+import { createHash } from 'node:crypto';
+import { CONDITIONS, type Condition, type ListingStatus } from '../../../db/schema/listings.js';
+import { toStateCode } from '../../shared/us-states.js';
+import { categoryIdFor } from './category.js';
+import { absoluteUrl, cleanLine, cleanText, parseCount, parseMoney } from './text.js';
+import { canonicalMake, modelFamily, parseTitle } from './title-parser.js';
+
+type Loose = string | number | null | undefined;
+
+/** What an adapter's handler returns for one lot. Only `externalId`, `title` and `url` are required. */
+export type ScrapedListing = {
+  externalId: string;
+  title: string;
+  /** The lot's public page (relative URLs are resolved against the fetched page). */
+  url: string;
+  description?: string | null;
+  make?: string | null;
+  model?: string | null;
+  year?: Loose;
+  hours?: Loose;
+  condition?: string | null;
+  /** The source's own category label, tried before the title. */
+  category?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country?: string | null;
+  currency?: string | null;
+  askingPrice?: Loose;
+  currentBid?: Loose;
+  bidCount?: Loose;
+  buyersPremiumPct?: Loose;
+  status?: ListingStatus | null;
+  endsAt?: Date | string | number | null;
+  /** The final price when the source shows it for a closed lot. */
+  soldPrice?: Loose;
+  images?: (string | null | undefined)[];
+  /** The lot's part of the fetched payload, kept for re-parsing. */
+  raw?: unknown;
+};
+
+export type NormalizedListing = {
+  externalId: string;
+  title: string;
+  description: string;
+  make: string | null;
+  model: string | null;
+  modelFamily: string | null;
+  year: number | null;
+  hours: number | null;
+  condition: Condition | null;
+  categoryId: number;
+  city: string | null;
+  state: string | null;
+  country: string;
+  currency: string;
+  askingPrice: number | null;
+  currentBid: number | null;
+  bidCount: number;
+  /** What the buyer pays now before premium: the bid if there are bids, else the asking price. */
+  price: number | null;
+  priceUsd: number | null;
+  buyersPremiumPct: number | null;
+  status: ListingStatus;
+  auctionEndAt: Date | null;
+  originalUrl: string;
+  images: string[];
+  soldPrice: number | null;
+  /** Digest of every stored field: equal hashes mean nothing changed. */
+  contentHash: string;
+};
+
+const CONDITION_WORDS: [Condition, RegExp][] = [
+  ['Parts Only', /\bparts\b|salvage|inoperable|non[\s-]?running|not running|does not run|for repair/i],
+  ['Like New', /like new|excellent|\bmint\b/i],
+  ['New', /^\s*(new|unused|brand new)\b/i],
+  ['Good', /\bgood\b|very good|runs and drives|running/i],
+  ['Fair', /\bfair\b|average|\bok\b|used/i],
+  ['Poor', /\bpoor\b|rough|needs work|damaged/i],
+];
+
+export function normalizeCondition(value: string | null | undefined): Condition | null {
+  if (!value) return null;
+  const v = value.trim();
+  const exact = CONDITIONS.find((c) => c.toLowerCase() === v.toLowerCase());
+  if (exact) return exact;
+  for (const [condition, pattern] of CONDITION_WORDS) if (pattern.test(v)) return condition;
+  return null;
+}
+
+/** A Date/ISO string/epoch (s or ms) → a valid UTC Date in a plausible range, else null. */
+export function parseEndTime(value: Date | string | number | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  let date: Date;
+  if (value instanceof Date) date = value;
+  else if (typeof value === 'number') date = new Date(value < 1e11 ? value * 1000 : value);
+  else date = new Date(value.trim());
+  const t = date.getTime();
+  if (!Number.isFinite(t) || t < Date.UTC(1990, 0, 1) || t > Date.UTC(2100, 0, 1)) return null;
+  return new Date(t);
+}
+
+function parseYear(value: Loose, now: Date): number | null {
+  const n = typeof value === 'number' ? value : parseCount(value ?? null);
+  return n !== null && Number.isInteger(n) && n >= 1930 && n <= now.getUTCFullYear() + 1 ? n : null;
+}
+
+/** Rates to USD for filtering and sorting non-USD prices; unknown currencies get no USD price. */
+const USD_RATES: Record<string, number> = { USD: 1, CAD: 0.73, EUR: 1.08, GBP: 1.27, AUD: 0.66, MXN: 0.055 };
+
+export function normalizeListing(lot: ScrapedListing, pageUrl: string, now = new Date()): NormalizedListing {
+  const title = cleanLine(lot.title, 300);
+  const parsed = parseTitle(title, now);
+  const make = canonicalMake(cleanLine(lot.make, 60) || null) ?? parsed.make;
+  const model = cleanLine(lot.model, 60) || parsed.model;
+  const currency = /^[A-Z]{3}$/.test(String(lot.currency ?? '').trim().toUpperCase()) ? String(lot.currency).trim().toUpperCase() : 'USD';
+  const askingPrice = parseMoney(lot.askingPrice);
+  const bidCount = parseCount(lot.bidCount, 1_000_000) ?? 0;
+  const rawBid = parseMoney(lot.currentBid);
+  const currentBid = rawBid !== null && (rawBid > 0 || bidCount > 0) ? rawBid : null;
+  const price = currentBid !== null && bidCount > 0 ? currentBid : (askingPrice ?? currentBid);
+  const rate = USD_RATES[currency];
+  const premium = parseMoney(lot.buyersPremiumPct);
+  const originalUrl = absoluteUrl(lot.url, pageUrl) ?? pageUrl;
+  const images = [...new Set((lot.images ?? []).map((src) => absoluteUrl(src, pageUrl)).filter((u): u is string => u !== null))].slice(0, 100);
+  const category = cleanLine(lot.category, 120);
+  const soldPrice = parseMoney(lot.soldPrice);
+  const status: ListingStatus = lot.status ?? 'open';
+
+  const normalized: Omit<NormalizedListing, 'contentHash'> = {
+    externalId: cleanLine(lot.externalId, 200),
+    title: title || 'Untitled lot',
+    description: cleanText(lot.description, 10_000),
+    make,
+    model: model || null,
+    modelFamily: modelFamily(model),
+    year: parseYear(lot.year, now) ?? parsed.year,
+    hours: parseCount(lot.hours, 500_000),
+    condition: normalizeCondition(cleanLine(lot.condition, 60)),
+    categoryId: categoryIdFor(category, title),
+    city: cleanLine(lot.city, 100) || null,
+    state: toStateCode(cleanLine(lot.state, 40)) ?? null,
+    country: /^[A-Z]{2}$/.test(String(lot.country ?? '').trim().toUpperCase()) ? String(lot.country).trim().toUpperCase() : 'US',
+    currency,
+    askingPrice,
+    currentBid,
+    bidCount,
+    price,
+    priceUsd: price !== null && rate !== undefined ? Math.round(price * rate * 100) / 100 : null,
+    buyersPremiumPct: premium !== null && premium <= 100 ? premium : null,
+    status,
+    auctionEndAt: parseEndTime(lot.endsAt),
+    originalUrl,
+    images,
+    soldPrice: status === 'sold' ? (soldPrice ?? currentBid) : null,
+  };
+  // A category the source names wins; "Other" from its label falls back to the title's.
+  if (normalized.categoryId === categoryIdFor(null) && parsed.categoryId !== normalized.categoryId) normalized.categoryId = parsed.categoryId;
+  return { ...normalized, contentHash: contentHash(normalized) };
+}
+
+export function contentHash(listing: Omit<NormalizedListing, 'contentHash'>): string {
+  const stable = { ...listing, auctionEndAt: listing.auctionEndAt?.toISOString() ?? null };
+  return createHash('sha1').update(JSON.stringify(stable)).digest('hex');
+}

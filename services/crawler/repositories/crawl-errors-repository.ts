@@ -1,0 +1,33 @@
+/** What went wrong during crawls, per source and run; read by `npm run sources` and the CLI summary. */
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { crawlErrors, crawlRuns } from '../../../db/schema/crawl.js';
+import type { DbOrTx } from '../../shared/database/db.js';
+
+export type CrawlErrorKind = 'http' | 'network' | 'parse' | 'robots' | 'blocked' | 'refused' | 'too-large' | 'internal';
+
+export async function recordCrawlError(
+  db: DbOrTx,
+  error: { runId?: number | null; sourceId: number; url?: string | null; kind: CrawlErrorKind; statusCode?: number | null; message: string },
+): Promise<void> {
+  await db.insert(crawlErrors).values({
+    runId: error.runId ?? null,
+    sourceId: error.sourceId,
+    url: error.url?.slice(0, 2048) ?? null,
+    kind: error.kind,
+    statusCode: error.statusCode ?? null,
+    message: error.message.slice(0, 2000),
+  });
+  if (error.runId) await db.update(crawlRuns).set({ errors: sql`${crawlRuns.errors} + 1` }).where(eq(crawlRuns.id, error.runId));
+}
+
+export async function listRunErrors(db: DbOrTx, runId: number, limit = 50) {
+  return db.select().from(crawlErrors).where(eq(crawlErrors.runId, runId)).orderBy(desc(crawlErrors.id)).limit(limit);
+}
+
+export async function countSourceErrorsSince(db: DbOrTx, sourceId: number, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(crawlErrors)
+    .where(and(eq(crawlErrors.sourceId, sourceId), gte(crawlErrors.createdAt, since)));
+  return row?.n ?? 0;
+}
