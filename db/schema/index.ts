@@ -5,3 +5,4 @@ export * from './billing.js';
 export * from './crawl.js';
 export * from './accounts.js';
 export * from './valuation.js';
+export * from './alerts.js';

@@ -1,0 +1,129 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { categories } from './catalog.js';
+import { listings, type Condition } from './listings.js';
+import { users } from './users.js';
+
+export const DELIVERY_METHODS = ['email', 'sms'] as const;
+export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
+export const ALERT_FREQUENCIES = ['instant', 'daily'] as const;
+export type AlertFrequency = (typeof ALERT_FREQUENCIES)[number];
+
+/**
+ * A buyer's saved criteria. Null criteria mean "any". `state_key`/`condition_key` are the same
+ * values with '' for "any": the matcher joins changed listings on (category, state_key,
+ * condition_key) with each listing expanded to its value and '' — an equality join the planner
+ * can hash or probe through the partial index, instead of comparing every alert with every lot.
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id),
+    /** Whole USD; no check that min ≤ max (spec §5). */
+    priceMin: integer('price_min'),
+    priceMax: integer('price_max'),
+    /** USPS code. */
+    state: text('state'),
+    condition: text('condition').$type<Condition>(),
+    stateKey: text('state_key')
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce(state, '')`),
+    conditionKey: text('condition_key')
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce(condition, '')`),
+    deliveryMethod: text('delivery_method').$type<DeliveryMethod>().notNull().default('email'),
+    frequency: text('frequency').$type<AlertFrequency>().notNull().default('instant'),
+    /** Badge scale 0–100: the listing's ceil(deal_score / 10) must reach it. */
+    minDealScore: integer('min_deal_score'),
+    /** As the user typed them (shown back); `keyword_terms` is what matching uses. */
+    keywords: text('keywords'),
+    /** Lower-cased words that must all occur in the listing's title, make, model or description. */
+    keywordTerms: text('keyword_terms').array(),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('alerts_user_idx').on(t.userId, t.createdAt),
+    index('alerts_active_match_idx').on(t.categoryId, t.stateKey, t.conditionKey).where(sql`is_active`),
+  ],
+);
+
+/**
+ * One row per (alert, listing, event): what matched, and what became of its message. The unique
+ * key makes a second match of the same event impossible, however often a match job runs.
+ * `event` is `match` (the first time the lot satisfies the alert; `event_key` '') or
+ * `price_drop` (`event_key` names the drop). `trigger` is the pipeline event that caused it.
+ */
+export const alertNotifications = pgTable(
+  'alert_notifications',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    alertId: integer('alert_id')
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    event: text('event').$type<'match' | 'price_drop'>().notNull(),
+    eventKey: text('event_key').notNull().default(''),
+    trigger: text('trigger').$type<'new' | 'scored' | 'price_drop'>().notNull(),
+    channel: text('channel').$type<DeliveryMethod>().notNull(),
+    frequency: text('frequency').$type<AlertFrequency>().notNull(),
+    /**
+     * `pending` (matched, message not yet queued) → `queued` → `sent`, or `failed` (permanent,
+     * `error` says why), `skipped` (e.g. the phone replied STOP); daily ones become `digested`.
+     */
+    status: text('status').notNull().default('pending'),
+    /** The listing as it was when it matched: what the message said. */
+    priceUsd: numeric('price_usd', { precision: 14, scale: 2, mode: 'number' }),
+    dealScore: integer('deal_score'),
+    messageKey: text('message_key'),
+    digestId: integer('digest_id').references(() => alertDigests.id, { onDelete: 'set null' }),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('alert_notifications_event_key').on(t.alertId, t.listingId, t.event, t.eventKey),
+    index('alert_notifications_user_idx').on(t.userId, t.createdAt),
+    index('alert_notifications_pending_idx').on(t.listingId).where(sql`status = 'pending' AND frequency = 'instant'`),
+    index('alert_notifications_digest_due_idx').on(t.alertId).where(sql`status = 'pending' AND frequency = 'daily'`),
+  ],
+);
+
+/** One digest message per (alert, day): the daily gathering of that alert's matches. */
+export const alertDigests = pgTable(
+  'alert_digests',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    alertId: integer('alert_id')
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    /** UTC date, `YYYY-MM-DD`. */
+    day: text('day').notNull(),
+    matchCount: integer('match_count').notNull(),
+    /** `pending` → `queued` → `sent` / `failed`. */
+    status: text('status').notNull().default('pending'),
+    messageKey: text('message_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('alert_digests_alert_day_key').on(t.alertId, t.day)],
+);
+
+/** Phone numbers (E.164) that replied STOP: no SMS goes to them until they reply START. */
+export const smsOptOuts = pgTable('sms_opt_outs', {
+  phone: text('phone').primaryKey(),
+  keyword: text('keyword').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
