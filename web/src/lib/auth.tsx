@@ -60,6 +60,8 @@ type AuthContextValue = {
   user: User | null;
   isLoading: boolean;
   isAuthenticated: boolean;
+  /** True after the user signed out here, while the app leaves the signed-in pages. */
+  signedOut: boolean;
   login(email: string, password: string): Promise<User>;
   register(input: RegisterInput): Promise<User>;
   logout(): Promise<void>;
@@ -75,6 +77,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   locationRef.current = location;
   const [user, setUser] = useState<User | null>(() => (tokenStorage.getAccess() ? tokenStorage.getUser() : null));
   const [isLoading, setIsLoading] = useState(() => tokenStorage.getAccess() !== null);
+  const [signedOut, setSignedOut] = useState(false);
 
   useEffect(() => {
     configureApiClient({
@@ -113,6 +116,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const startSession = useCallback((response: AuthResponse) => {
+    setSignedOut(false);
     tokenStorage.setTokens(response.access_token, response.refresh_token);
     tokenStorage.setUser(response.user);
     setUser(response.user);
@@ -124,6 +128,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       user,
       isLoading,
       isAuthenticated: user !== null,
+      signedOut,
       login: async (email, password) => startSession(await authApi.login(email, password)),
       register: async (input) => startSession(await authApi.register(input)),
       logout: async () => {
@@ -134,10 +139,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           console.error('Logout failed', error);
         }
         toast.success('Successfully logged out');
-        // Leave the protected page first, so its guard does not bounce us to /login.
-        await navigate('/');
         tokenStorage.clear();
+        // Protected pages show a spinner rather than bouncing to /login while we head home.
+        setSignedOut(true);
         setUser(null);
+        await navigate('/');
       },
       refreshProfile: async () => {
         const profile = await authApi.profile();
@@ -145,7 +151,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setUser(profile);
       },
     }),
-    [user, isLoading, startSession, navigate],
+    [user, isLoading, signedOut, startSession, navigate],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
