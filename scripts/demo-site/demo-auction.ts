@@ -85,8 +85,9 @@ export class DemoAuction {
       const machine = catalog[order[n % order.length]!]!;
       const published = random() < publishedShare;
       // Published lots started up to 8 days ago (some have closed already); the rest appear over the next 7 days.
-      const publishAt = this.startedAt + (published ? -random() * 8 * DAY : random() * 7 * DAY);
-      const endsAt = publishAt + (2 + random() * 8) * DAY + Math.floor(random() * 60) * 60_000;
+      // Whole seconds, as auction sites show times.
+      const publishAt = Math.round((this.startedAt + (published ? -random() * 8 * DAY : random() * 7 * DAY)) / 1000) * 1000;
+      const endsAt = publishAt + Math.round((2 + random() * 8) * 24 * 60) * 60_000;
       const bargain = random() < 0.08;
       const factor = bargain ? 0.45 + random() * 0.17 : 0.82 + random() * 0.33;
       const finalPrice = roundTo(machine.marketValue * factor, 50);
@@ -156,8 +157,8 @@ export class DemoAuction {
     const lot = id ? this.byId.get(id) : this.lots.find((l) => l.publishAt > now);
     if (!lot) return undefined;
     const duration = Math.max(lot.endsAt - lot.publishAt, 2 * DAY);
-    lot.publishAt = now;
-    lot.endsAt = now + duration;
+    lot.publishAt = Math.floor(now / 1000) * 1000;
+    lot.endsAt = lot.publishAt + duration;
     if (price !== undefined && price > 0) {
       lot.startingBid = roundTo(price, 1);
       lot.finalPrice = Math.max(lot.startingBid, roundTo(price * 1.05, 50));
