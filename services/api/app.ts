@@ -15,6 +15,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDe
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../shared/context.js';
+import { tooManyRequests } from '../shared/errors.js';
 import { APP_VERSION } from '../shared/version.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { routePlugins } from './routes/index.js';
@@ -53,10 +54,8 @@ export async function buildApp(ctx: AppContext, opts: { webDist?: string } = {})
   await app.register(cors, { origin: config.CORS_ORIGINS, credentials: false });
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: (_req, context) => ({
-      statusCode: 429,
-      detail: `Request was throttled. Expected available in ${Math.ceil(context.ttl / 1000)} seconds.`,
-    }),
+    // Thrown as an HttpError so the error handler answers the contract's {detail} (a plain object had no message).
+    errorResponseBuilder: (_req, context) => tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
   await app.register(swagger, {
     openapi: {
