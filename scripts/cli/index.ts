@@ -1,5 +1,6 @@
 /** Every operator command. Capabilities add theirs here (outbox, crawl, sources, import-sales…). */
 import type { CliCommand } from './command.js';
+import { outboxCommand } from './outbox-command.js';
 import { queuesCommand } from './queues-command.js';
 
-export const COMMANDS: CliCommand[] = [queuesCommand];
+export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand];

@@ -80,6 +80,24 @@ const envSchema = z
     CRAWL_ALLOW_ONLY_LOOPBACK: bool.optional(),
     CRAWL_USER_AGENT_CONTACT: z.string().default('https://github.com/deal-radar/deal-radar'),
     GSA_API_KEY: z.string().default('DEMO_KEY'),
+    /** Per-source base URL overrides, `name=url,name=url` (tests point the real adapters at recorded pages on 127.0.0.1). */
+    SOURCE_BASE_URLS: z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        const urls: Record<string, string> = {};
+        for (const entry of v.split(',').map((s) => s.trim()).filter(Boolean)) {
+          const at = entry.indexOf('=');
+          const name = entry.slice(0, at).trim();
+          const url = entry.slice(at + 1).trim();
+          if (at <= 0 || !/^[a-z0-9-]+$/.test(name) || !URL.canParse(url) || !/^https?:/.test(url)) {
+            ctx.addIssue({ code: 'custom', message: `"${entry}" is not source=http(s)://url` });
+            return z.NEVER;
+          }
+          urls[name] = url.replace(/\/+$/, '');
+        }
+        return urls;
+      }),
     DEMO_SITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     /** Where the demo source's adapter finds the demo auction site (set by `npm run demo` and tests). */
     DEMO_SITE_URL: optionalUrl,
