@@ -6,8 +6,9 @@ import type { Config } from '../../shared/config.js';
 import type { SourceAdapter } from '../adapter.js';
 import type { SourceRegistration } from '../repositories/sources-repository.js';
 import { demoAdapter } from './demo-adapter.js';
+import { gsaAuctionsAdapter } from './gsaauctions.js';
 
-export const ADAPTERS: SourceAdapter[] = [demoAdapter];
+export const ADAPTERS: SourceAdapter[] = [demoAdapter, gsaAuctionsAdapter];
 
 export type AdapterRegistry = ReadonlyMap<string, SourceAdapter>;
 
