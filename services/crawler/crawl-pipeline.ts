@@ -35,7 +35,7 @@ import {
 } from './repositories/crawl-runs-repository.js';
 import { backOffHost, claimHostSlot, releaseHostSlot } from './repositories/host-politeness-repository.js';
 import { listEndingSoon, previewListings, storeListing, type StoredListing } from './repositories/listing-store-repository.js';
-import { findSourceByName, markSourceBlocked, recordSourceOutcome, type SourceRow } from './repositories/sources-repository.js';
+import { findSourceByName, markSourceBlocked, type SourceRow } from './repositories/sources-repository.js';
 import type { CrawlRun } from '../../db/schema/crawl.js';
 
 type CrawlPayload = Payload<'crawl'>;
@@ -101,9 +101,7 @@ export class CrawlPipeline {
       : (await openRun(this.db, { sourceId: source.id, reason: payload.reason, triggerKey: `${payload.reason}-${payload.slot ?? job.id}` })).run;
     if (!run) throw new NonRetryableError(`crawl run ${payload.runId} does not exist`);
     if (run.state !== 'running') return { kind: 'skipped', runId: run.id, reason: 'run already finished' };
-    for (const stale of await closeStaleRuns(this.db, source.id, STALE_RUN_MS)) {
-      if (stale.id !== run.id) await recordSourceOutcome(this.db, source.id, stale.outcome ?? 'error', stale.finishedAt ?? new Date());
-    }
+    await closeStaleRuns(this.db, source.id, STALE_RUN_MS);
 
     const env = adapterEnv(adapter, this.deps.ctx.config);
     let steps: CrawlStep[];
@@ -114,7 +112,7 @@ export class CrawlPipeline {
       steps = adapter.start(env);
     }
     const queued = await this.queueSteps(run, source, steps);
-    if (queued === 0 && run.pendingSteps === 0) await this.finishRun(await closeRun(this.db, run.id));
+    if (queued === 0 && run.pendingSteps === 0) await closeRun(this.db, run.id);
     return { kind: 'started', runId: run.id, steps: queued };
   }
 
@@ -133,12 +131,8 @@ export class CrawlPipeline {
     return selected.length;
   }
 
-  private async finishRun(run: CrawlRun | undefined): Promise<void> {
-    if (run) await recordSourceOutcome(this.db, run.sourceId, run.outcome ?? 'error', run.finishedAt ?? new Date());
-  }
-
   private async endStep(run: CrawlRun, key: string, state: 'done' | 'skipped' | 'failed', stats: RunStats = {}): Promise<void> {
-    await this.finishRun(await finishStep(this.db, run.id, key, state, stats));
+    await finishStep(this.db, run.id, key, state, stats);
   }
 
   private async skip(run: CrawlRun, source: SourceRow, key: string, url: string, kind: CrawlErrorKind, message: string, statusCode?: number): Promise<StepResult> {

@@ -6,6 +6,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { crawlRuns, crawlRunSteps, type CrawlRun } from '../../../db/schema/crawl.js';
 import type { Db, DbOrTx } from '../../shared/database/db.js';
+import { recordSourceOutcome } from './sources-repository.js';
 
 export type RunStats = Partial<Pick<CrawlRun, 'pages' | 'lotsNew' | 'lotsUpdated' | 'lotsUnchanged' | 'errors'>>;
 
@@ -111,7 +112,7 @@ export async function finishStep(
   });
 }
 
-/** Finishes a running run now (last step done, or swept as stale). */
+/** Finishes a running run now (last step done, or swept as stale) and records its outcome on the source. */
 export async function closeRun(db: DbOrTx, runId: number): Promise<CrawlRun | undefined> {
   const [finished] = await db
     .update(crawlRuns)
@@ -126,6 +127,7 @@ export async function closeRun(db: DbOrTx, runId: number): Promise<CrawlRun | un
     })
     .where(and(eq(crawlRuns.id, runId), eq(crawlRuns.state, 'running')))
     .returning();
+  if (finished) await recordSourceOutcome(db, finished.sourceId, finished.outcome ?? 'error', finished.finishedAt ?? new Date());
   return finished;
 }
 
