@@ -189,3 +189,16 @@ describe('hostile input', () => {
     }
   });
 });
+
+describe('bounded bodies', () => {
+  it('refuses account payloads over 64 KiB with 413', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/register/',
+      payload: JSON.stringify(registrationPayload({ address: 'x'.repeat(70 * 1024) })),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ detail: 'Request body is too large.' });
+  });
+});

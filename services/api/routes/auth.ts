@@ -99,6 +99,9 @@ const profileBody = z.object({
 
 const bearer = [{ bearer: [] }];
 
+/** Account payloads are small: far below the API-wide limit, with room for the bounded fields. */
+export const AUTH_BODY_LIMIT_BYTES = 64 * 1024;
+
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const accounts = accountsFor(ctx);
@@ -109,6 +112,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/register/',
       {
+        bodyLimit: AUTH_BODY_LIMIT_BYTES,
         config: { rateLimit: ipLimit },
         schema: { tags: ['auth'], summary: 'Create an account and sign in', body: registerBody, response: { 201: signInResponse } },
       },
@@ -118,6 +122,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/login/',
       {
+        bodyLimit: AUTH_BODY_LIMIT_BYTES,
         config: { rateLimit: ipLimit },
         schema: { tags: ['auth'], summary: 'Sign in with e-mail and password', body: z.object({ email, password }), response: { 200: signInResponse } },
       },
@@ -127,6 +132,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/google/',
       {
+        bodyLimit: AUTH_BODY_LIMIT_BYTES,
         config: { rateLimit: ipLimit },
         schema: {
           tags: ['auth'],
@@ -147,6 +153,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/logout/',
       {
+        bodyLimit: AUTH_BODY_LIMIT_BYTES,
         schema: { tags: ['auth'], summary: 'Revoke the session of a refresh token', body: z.object({ refresh_token: opaqueToken }), response: { 200: detailResponse } },
       },
       async (request) => {
@@ -158,6 +165,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/token/refresh/',
       {
+        bodyLimit: AUTH_BODY_LIMIT_BYTES,
         schema: {
           tags: ['auth'],
           summary: 'Exchange a refresh token for a new pair (the old one dies)',
@@ -176,7 +184,11 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.put(
       '/api/auth/profile/',
-      { preHandler: auth, schema: { tags: ['auth'], summary: 'Update the profile', security: bearer, body: profileBody, response: { 200: profile } } },
+      {
+        bodyLimit: AUTH_BODY_LIMIT_BYTES,
+        preHandler: auth,
+        schema: { tags: ['auth'], summary: 'Update the profile', security: bearer, body: profileBody, response: { 200: profile } },
+      },
       async (request) => {
         const body = request.body;
         return accounts.updateProfile(signedInUser(request).id, {
@@ -193,6 +205,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/password/change/',
       {
+        bodyLimit: AUTH_BODY_LIMIT_BYTES,
         preHandler: auth,
         schema: {
           tags: ['auth'],
@@ -211,6 +224,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/password/reset/',
       {
+        bodyLimit: AUTH_BODY_LIMIT_BYTES,
         config: { rateLimit: ipLimit },
         schema: { tags: ['auth'], summary: 'E-mail a reset link (same answer whether or not the account exists)', body: z.object({ email }), response: { 200: detailResponse } },
       },
@@ -223,6 +237,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/auth/password/reset/confirm/',
       {
+        bodyLimit: AUTH_BODY_LIMIT_BYTES,
         config: { rateLimit: ipLimit },
         schema: {
           tags: ['auth'],
