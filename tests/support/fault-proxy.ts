@@ -14,14 +14,18 @@ export type FaultProxy = {
   hits: Map<string, number[]>;
   /** Path (with query) → handler; return false to forward after all. */
   overrides: Map<string, Override>;
+  /** Added before answering each request (to make a crawl last long enough to interrupt it). */
+  delayMs: number;
   close(): Promise<void>;
 };
 
 export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
   const hits = new Map<string, number[]>();
   const overrides = new Map<string, Override>();
+  const state = { delayMs: 0 };
   const server = createServer((req, res) => {
     void (async () => {
+      if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
       const path = req.url ?? '/';
       const list = hits.get(path) ?? [];
       list.push(Date.now());
@@ -47,6 +51,12 @@ export async function startFaultProxy(targetUrl: string): Promise<FaultProxy> {
     port,
     hits,
     overrides,
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(value: number) {
+      state.delayMs = value;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
