@@ -67,6 +67,10 @@ const envSchema = z
     TWILIO_ACCOUNT_SID: optionalString,
     TWILIO_AUTH_TOKEN: optionalString,
     TWILIO_FROM_NUMBER: optionalString,
+    /** Where the twilio SDK sends API calls (tests: a local fake); unset = Twilio itself. */
+    TWILIO_API_BASE_URL: optionalUrl,
+    /** UTC hour (0–23) at which daily alert digests are gathered and sent. */
+    ALERT_DIGEST_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(7),
 
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
@@ -77,6 +81,8 @@ const envSchema = z
     CRAWL_SOURCES: csv.default(['gsaauctions']),
     CRAWL_SCHEDULE: z.string().default('0 * * * *'),
     CRAWL_ENDING_SOON_SCHEDULE: z.string().default('*/15 * * * *'),
+    /** When the fair-value model is retrained on all sales history (then every listing is rescored). */
+    MODEL_TRAIN_SCHEDULE: z.string().default('30 3 * * *'),
     CRAWL_ALLOW_ONLY_LOOPBACK: bool.optional(),
     CRAWL_USER_AGENT_CONTACT: z.string().default('https://github.com/deal-radar/deal-radar'),
     GSA_API_KEY: z.string().default('DEMO_KEY'),

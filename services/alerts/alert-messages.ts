@@ -1,0 +1,257 @@
+/**
+ * The words of alert messages: why the lot matched (title, price, deal score and level, fair
+ * value, time left, link to the deal page) for e-mail, and a short form under 160 characters
+ * for SMS. Pure: every input is passed in, including the clock. Listing text comes from auction
+ * sites, so it is bounded, stripped of control characters and escaped in HTML.
+ */
+import type { Condition } from '../../db/schema/listings.js';
+import { badgeScore } from './alert-matching.js';
+
+export type MessageListing = {
+  id: number;
+  slug: string;
+  title: string;
+  priceUsd: number | null;
+  dealScore: number | null;
+  fairValue: number | null;
+  auctionEndAt: Date | null;
+  city: string | null;
+  state: string | null;
+};
+
+export type MessageAlert = {
+  id: number;
+  equipmentType: string;
+  priceMin: number | null;
+  priceMax: number | null;
+  state: string | null;
+  condition: Condition | null;
+  minDealScore: number | null;
+  keywords: string | null;
+};
+
+export type RenderedEmail = { subject: string; text: string; html: string };
+
+export const SMS_MAX_LENGTH = 159;
+const TITLE_MAX = 200;
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0, minimumFractionDigits: 0 });
+export const formatUsd = (n: number) => usd.format(Math.round(n));
+
+/** Untrusted single-line text: no control characters, collapsed spaces, bounded. */
+export function cleanText(value: string, max = TITLE_MAX): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** The spec's level labels (§4): 80 excellent, 60 good, 40 fair, below poor — on the badge scale. */
+export function dealLevelLabel(dealScore: number): string {
+  const badge = badgeScore(dealScore);
+  return badge >= 80 ? 'Excellent Deal' : badge >= 60 ? 'Good Deal' : badge >= 40 ? 'Fair Deal' : 'Poor Deal';
+}
+
+/** '{score} • {label}' as the badge shows it, or a plain note when the lot is not valued yet. */
+export function dealScoreText(dealScore: number | null): string {
+  return dealScore === null ? 'not rated yet' : `${badgeScore(dealScore)} • ${dealLevelLabel(dealScore)}`;
+}
+
+/** Spec §4: 'Ended', '{d}d {h}h', or '{h}h' under a day. */
+export function timeLeft(end: Date | null, now: Date): string | null {
+  if (!end) return null;
+  const ms = end.getTime() - now.getTime();
+  if (ms <= 0) return 'Ended';
+  const hours = Math.floor(ms / 3_600_000);
+  const days = Math.floor(hours / 24);
+  return days > 0 ? `${days}d ${hours % 24}h` : `${hours}h`;
+}
+
+export function dealUrl(appUrl: string, slug: string): string {
+  return `${appUrl}/deal/${encodeURIComponent(slug)}`;
+}
+
+/** A short link for SMS: `/d/<id in base 36>` redirects to the deal page. */
+export function shortDealUrl(appUrl: string, listingId: number): string {
+  return `${appUrl}/d/${listingId.toString(36)}`;
+}
+
+export function priceRangeText(min: number | null, max: number | null): string {
+  if (min !== null && max !== null) return `${formatUsd(min)} - ${formatUsd(max)}`;
+  if (min !== null) return `Above ${formatUsd(min)}`;
+  if (max !== null) return `Below ${formatUsd(max)}`;
+  return 'Any price';
+}
+
+/** The alert's criteria in one line: what the lot was matched against. */
+export function criteriaText(alert: MessageAlert): string {
+  const parts = [alert.equipmentType, priceRangeText(alert.priceMin, alert.priceMax), alert.state ?? 'any location', alert.condition ?? 'any condition'];
+  if (alert.minDealScore !== null) parts.push(`deal score ${alert.minDealScore}+`);
+  if (alert.keywords) parts.push(`keywords "${cleanText(alert.keywords, 200)}"`);
+  return parts.join(' · ');
+}
+
+function fairValueLine(listing: MessageListing): string {
+  if (listing.fairValue === null) return 'not estimated yet';
+  const base = formatUsd(listing.fairValue);
+  if (listing.priceUsd === null || listing.priceUsd <= 0) return base;
+  const gap = Math.round((1 - listing.priceUsd / listing.fairValue) * 100);
+  return gap > 0 ? `${base} (asking ${gap}% below)` : gap < 0 ? `${base} (asking ${-gap}% above)` : base;
+}
+
+type Fact = { label: string; value: string };
+
+function facts(listing: MessageListing, now: Date): Fact[] {
+  const list: Fact[] = [
+    { label: 'Price', value: listing.priceUsd === null ? 'not shown' : formatUsd(listing.priceUsd) },
+    { label: 'Deal score', value: dealScoreText(listing.dealScore) },
+    { label: 'Fair value', value: fairValueLine(listing) },
+  ];
+  const left = timeLeft(listing.auctionEndAt, now);
+  if (left) list.push({ label: 'Time left', value: left });
+  const place = [listing.city ? cleanText(listing.city, 80) : null, listing.state].filter(Boolean).join(', ');
+  if (place) list.push({ label: 'Location', value: place });
+  return list;
+}
+
+export function renderMatchEmail(input: {
+  alert: MessageAlert;
+  listing: MessageListing;
+  event: 'match' | 'price_drop';
+  appUrl: string;
+  unsubscribeUrl: string;
+  now: Date;
+}): RenderedEmail {
+  const { alert, listing, appUrl, now } = input;
+  const title = cleanText(listing.title);
+  const price = listing.priceUsd === null ? null : formatUsd(listing.priceUsd);
+  const subject = cleanText(
+    input.event === 'price_drop'
+      ? `Price drop: ${title}${price ? ` now ${price}` : ''}`
+      : `Deal alert: ${title}${price ? ` at ${price}` : ''}${listing.dealScore !== null ? ` (${dealScoreText(listing.dealScore)})` : ''}`,
+    300,
+  );
+  const intro =
+    input.event === 'price_drop'
+      ? `The price dropped on a listing that matches your ${alert.equipmentType} alert.`
+      : `A listing matches your ${alert.equipmentType} alert.`;
+  const link = dealUrl(appUrl, listing.slug);
+  const rows = facts(listing, now);
+  const why = criteriaText(alert);
+  const footer = `You get this e-mail because of your Deal Radar alert for ${alert.equipmentType}.`;
+
+  const text = [
+    intro,
+    '',
+    title,
+    ...rows.map((f) => `${f.label}: ${f.value}`),
+    '',
+    `Why it matched: ${why}`,
+    '',
+    `View the deal: ${link}`,
+    '',
+    footer,
+    `Turn this alert off: ${input.unsubscribeUrl}`,
+  ].join('\n');
+
+  const html = [
+    '<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111">',
+    `<p>${escapeHtml(intro)}</p>`,
+    `<h2 style="margin:0 0 8px">${escapeHtml(title)}</h2>`,
+    '<table cellpadding="4" style="border-collapse:collapse">',
+    ...rows.map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`),
+    '</table>',
+    `<p><strong>Why it matched:</strong> ${escapeHtml(why)}</p>`,
+    `<p><a href="${escapeHtml(link)}">View the deal</a></p>`,
+    `<p style="color:#666;font-size:12px">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}">Turn this alert off</a></p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+/** Fits `template(title)` under the SMS limit by shortening the title only. */
+function fitSms(title: string, template: (title: string) => string): string {
+  let t = title;
+  let body = template(t);
+  while (body.length > SMS_MAX_LENGTH && t.length > 0) {
+    t = t.slice(0, Math.max(0, t.length - (body.length - SMS_MAX_LENGTH) - 1)).trimEnd();
+    body = template(t.length > 0 ? `${t}…` : '');
+  }
+  return body.length > SMS_MAX_LENGTH ? body.slice(0, SMS_MAX_LENGTH) : body;
+}
+
+export function renderMatchSms(input: { listing: MessageListing; event: 'match' | 'price_drop'; appUrl: string; now: Date }): string {
+  const { listing } = input;
+  const head = input.event === 'price_drop' ? 'Price drop' : 'Deal Radar';
+  const facts = [
+    listing.priceUsd === null ? null : formatUsd(listing.priceUsd),
+    listing.dealScore === null ? null : `score ${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,
+    listing.fairValue === null ? null : `fair ${formatUsd(listing.fairValue)}`,
+    (() => {
+      const left = timeLeft(listing.auctionEndAt, input.now);
+      return left ? (left === 'Ended' ? left : `${left} left`) : null;
+    })(),
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const link = shortDealUrl(input.appUrl, listing.id);
+  return fitSms(cleanText(listing.title, 120), (title) => `${head}: ${title}${title ? ' ' : ''}${facts} ${link}`.replace(/\s+/g, ' '));
+}
+
+export type DigestItem = { listing: MessageListing; event: 'match' | 'price_drop' };
+
+export const DIGEST_MAX_ITEMS = 50;
+
+export function renderDigestEmail(input: { alert: MessageAlert; items: DigestItem[]; day: string; appUrl: string; unsubscribeUrl: string; now: Date }): RenderedEmail {
+  const { alert, items, appUrl, now } = input;
+  const count = items.length;
+  const subject = `Daily digest: ${count} ${count === 1 ? 'match' : 'matches'} for your ${alert.equipmentType} alert`;
+  const shown = items.slice(0, DIGEST_MAX_ITEMS);
+  const more = count - shown.length;
+  const why = criteriaText(alert);
+  const footer = `You get this daily e-mail because of your Deal Radar alert for ${alert.equipmentType}.`;
+  const textItems = shown.map(({ listing, event }, i) => {
+    const lines = facts(listing, now).map((f) => `   ${f.label}: ${f.value}`);
+    return [`${i + 1}. ${event === 'price_drop' ? '[price drop] ' : ''}${cleanText(listing.title)}`, ...lines, `   ${dealUrl(appUrl, listing.slug)}`].join('\n');
+  });
+  const text = [
+    `${count} ${count === 1 ? 'listing' : 'listings'} matched your ${alert.equipmentType} alert on ${input.day} (UTC).`,
+    `Why they matched: ${why}`,
+    '',
+    ...textItems.flatMap((t) => [t, '']),
+    ...(more > 0 ? [`…and ${more} more: ${appUrl}/dashboard`, ''] : []),
+    footer,
+    `Turn this alert off: ${input.unsubscribeUrl}`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111">',
+    `<p>${escapeHtml(`${count} ${count === 1 ? 'listing' : 'listings'} matched your ${alert.equipmentType} alert on ${input.day} (UTC).`)}</p>`,
+    `<p><strong>Why they matched:</strong> ${escapeHtml(why)}</p>`,
+    ...shown.map(({ listing, event }) =>
+      [
+        `<h3 style="margin:16px 0 4px">${event === 'price_drop' ? '[price drop] ' : ''}<a href="${escapeHtml(dealUrl(appUrl, listing.slug))}">${escapeHtml(cleanText(listing.title))}</a></h3>`,
+        '<table cellpadding="2">',
+        ...facts(listing, now).map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`),
+        '</table>',
+      ].join('\n'),
+    ),
+    ...(more > 0 ? [`<p>…and ${more} more on <a href="${escapeHtml(`${appUrl}/dashboard`)}">your dashboard</a>.</p>`] : []),
+    `<p style="color:#666;font-size:12px">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}">Turn this alert off</a></p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+export function renderDigestSms(input: { alert: MessageAlert; items: DigestItem[]; appUrl: string }): string {
+  const count = input.items.length;
+  const best = [...input.items].sort((a, b) => (b.listing.dealScore ?? -1) - (a.listing.dealScore ?? -1))[0]!.listing;
+  const price = best.priceUsd === null ? '' : ` ${formatUsd(best.priceUsd)}`;
+  const link = `${input.appUrl}/alerts`;
+  return fitSms(
+    cleanText(best.title, 100),
+    (title) => `Deal Radar: ${count} new ${input.alert.equipmentType} ${count === 1 ? 'match' : 'matches'} today. Top: ${title}${price} ${link}`.replace(/\s+/g, ' '),
+  );
+}

@@ -1,0 +1,207 @@
+/**
+ * What an alert may contain (spec §5 "Alert creation", PRODUCT.md "Alerts") and what the plan
+ * allows, as pure functions: the API shell validates with them, the tests call them directly.
+ */
+import { CONDITIONS, type Condition } from '../../db/schema/listings.js';
+import type { AlertFrequency, DeliveryMethod } from '../../db/schema/alerts.js';
+import { CATEGORIES, categoryIdByName } from '../shared/categories.js';
+import { toStateCode } from '../shared/us-states.js';
+
+export const MESSAGES = {
+  equipmentTypeRequired: 'Please select an equipment type',
+  equipmentTypeUnknown: `Select one of: ${CATEGORIES.map((c) => c.name).join(', ')}.`,
+  wholeDollars: 'Enter a whole number of US dollars (0 to 1,000,000,000).',
+  state: 'Select a US state (two-letter code, e.g. TX).',
+  condition: `Select one of: ${CONDITIONS.join(', ')}.`,
+  minDealScore: 'Enter a whole number from 0 to 100.',
+  keywordsTooLong: 'Use at most 10 keywords of at most 40 characters each (200 characters in all).',
+  phoneRequired: 'Add a mobile phone number to your profile to get SMS alerts.',
+  alertLimit: (max: number) => `Your free plan allows up to ${max} alerts. Upgrade to Premium for unlimited alerts.`,
+  smsPremium: 'SMS alerts are a Premium feature. Upgrade to Premium, or choose email delivery.',
+  advancedPremium: 'A minimum deal score and keywords are Premium filters. Upgrade to Premium to use them.',
+} as const;
+
+export const MAX_PRICE = 1_000_000_000;
+export const MAX_KEYWORDS = 10;
+export const MAX_KEYWORD_LENGTH = 40;
+export const MAX_KEYWORDS_TEXT = 200;
+
+/** What the API accepts (after zod has checked the types); every field optional for PATCH. */
+export type AlertInput = {
+  equipment_type?: string | null;
+  price_min?: number | string | null;
+  price_max?: number | string | null;
+  state?: string | null;
+  condition?: string | null;
+  delivery_method?: DeliveryMethod;
+  is_active?: boolean;
+  min_deal_score?: number | string | null;
+  keywords?: string | null;
+  frequency?: AlertFrequency;
+};
+
+/** A valid alert's criteria, as stored. */
+export type AlertCriteria = {
+  categoryId: number;
+  priceMin: number | null;
+  priceMax: number | null;
+  state: string | null;
+  condition: Condition | null;
+  deliveryMethod: DeliveryMethod;
+  frequency: AlertFrequency;
+  minDealScore: number | null;
+  keywords: string | null;
+  keywordTerms: string[] | null;
+  isActive: boolean;
+};
+
+export type FieldErrors = Record<string, string[]>;
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** Whole numbers, '' or null meaning not set; `undefined` result means invalid. */
+function wholeNumber(value: unknown, max: number): number | null | undefined {
+  if (isBlank(value)) return null;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  return Number.isInteger(n) && n >= 0 && n <= max ? n : undefined;
+}
+
+/** Lower-cased distinct words; quotes and punctuation other than - . / are separators. */
+export function keywordTerms(keywords: string): string[] {
+  const terms = keywords
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}\-./]+/u)
+    .map((t) => t.replace(/^[-./]+|[-./]+$/g, ''))
+    .filter(Boolean);
+  return [...new Set(terms)];
+}
+
+/**
+ * Merges `input` over `base` (a PATCH; `base` undefined for a create) and validates the result.
+ * Returns the criteria or every field's error.
+ */
+export function validateAlert(input: AlertInput, base?: AlertCriteria): { ok: true; criteria: AlertCriteria } | { ok: false; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const has = (key: keyof AlertInput) => input[key] !== undefined || !base;
+
+  let categoryId = base?.categoryId ?? 0;
+  if (has('equipment_type')) {
+    const raw = input.equipment_type;
+    if (isBlank(raw)) fail('equipment_type', MESSAGES.equipmentTypeRequired);
+    else {
+      const id = categoryIdByName(String(raw));
+      if (id === undefined) fail('equipment_type', MESSAGES.equipmentTypeUnknown);
+      else categoryId = id;
+    }
+  }
+
+  const price = (key: 'price_min' | 'price_max', current: number | null | undefined) => {
+    if (!has(key)) return current ?? null;
+    const n = wholeNumber(input[key], MAX_PRICE);
+    if (n === undefined) fail(key, MESSAGES.wholeDollars);
+    return n ?? null;
+  };
+  const priceMin = price('price_min', base?.priceMin);
+  const priceMax = price('price_max', base?.priceMax);
+
+  let state = base?.state ?? null;
+  if (has('state')) {
+    const raw = input.state;
+    if (isBlank(raw) || String(raw).trim().toLowerCase() === 'any-location') state = null;
+    else {
+      const code = toStateCode(String(raw));
+      if (!code) fail('state', MESSAGES.state);
+      state = code ?? null;
+    }
+  }
+
+  let condition = base?.condition ?? null;
+  if (has('condition')) {
+    const raw = input.condition;
+    if (isBlank(raw) || String(raw).trim().toLowerCase() === 'any-condition') condition = null;
+    else {
+      const wanted = String(raw).trim().toLowerCase().replace(/[-_]+/g, ' ');
+      const found = CONDITIONS.find((c) => c.toLowerCase() === wanted);
+      if (!found) fail('condition', MESSAGES.condition);
+      condition = found ?? null;
+    }
+  }
+
+  let minDealScore = base?.minDealScore ?? null;
+  if (has('min_deal_score')) {
+    const n = wholeNumber(input.min_deal_score, 100);
+    if (n === undefined) fail('min_deal_score', MESSAGES.minDealScore);
+    minDealScore = n ?? null;
+  }
+
+  let keywords = base?.keywords ?? null;
+  let terms = base?.keywordTerms ?? null;
+  if (has('keywords')) {
+    const raw = input.keywords;
+    if (isBlank(raw)) {
+      keywords = null;
+      terms = null;
+    } else {
+      const text = String(raw).trim().replace(/\s+/g, ' ');
+      const parsed = keywordTerms(text);
+      if (text.length > MAX_KEYWORDS_TEXT || parsed.length > MAX_KEYWORDS || parsed.some((t) => t.length > MAX_KEYWORD_LENGTH)) {
+        fail('keywords', MESSAGES.keywordsTooLong);
+      }
+      keywords = parsed.length > 0 ? text : null;
+      terms = parsed.length > 0 ? parsed : null;
+    }
+  }
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    criteria: {
+      categoryId,
+      priceMin,
+      priceMax,
+      state,
+      condition,
+      deliveryMethod: input.delivery_method ?? base?.deliveryMethod ?? 'email',
+      frequency: input.frequency ?? base?.frequency ?? 'instant',
+      minDealScore,
+      keywords,
+      keywordTerms: terms,
+      isActive: input.is_active ?? base?.isActive ?? true,
+    },
+  };
+}
+
+export type PlanRules = { maxAlerts: number | null; sms: boolean; advancedFilters: boolean };
+
+/**
+ * The plan's word on a create or change: the message of the 403, or null when allowed. Only what
+ * the request sets is judged, so a user who downgraded can still pause or delete old alerts.
+ */
+export function planViolation(
+  plan: PlanRules,
+  change: { creating: boolean; existingAlerts: number; setsSms: boolean; setsAdvancedFilters: boolean },
+): string | null {
+  if (change.creating && plan.maxAlerts !== null && change.existingAlerts >= plan.maxAlerts) return MESSAGES.alertLimit(plan.maxAlerts);
+  if (change.setsSms && !plan.sms) return MESSAGES.smsPremium;
+  if (change.setsAdvancedFilters && !plan.advancedFilters) return MESSAGES.advancedPremium;
+  return null;
+}
+
+/**
+ * A profile phone as E.164, or null when it cannot be one. Ten digits are a US number (the
+ * product covers the 50 states); otherwise an explicit +country code is needed.
+ */
+export function toE164(phone: string | null | undefined): string | null {
+  if (!phone) return null;
+  const trimmed = phone.trim();
+  const digits = trimmed.replace(/\D/g, '');
+  if (trimmed.startsWith('+')) return digits.length >= 8 && digits.length <= 15 ? `+${digits}` : null;
+  if (digits.length === 10) return `+1${digits}`;
+  if (digits.length === 11 && digits.startsWith('1')) return `+${digits}`;
+  return null;
+}
+
+export function categoryName(categoryId: number): string {
+  return CATEGORIES.find((c) => c.id === categoryId)?.name ?? 'Other';
+}

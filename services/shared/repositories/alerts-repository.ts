@@ -1,0 +1,423 @@
+/**
+ * SQL for alerts, their notifications, daily digests and SMS opt-outs.
+ *
+ * Matching is set-based: one INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING per batch of
+ * changed listings. Each listing is expanded to its (state, condition) keys and '' ("any"), and
+ * joined to active alerts by equality on (category_id, state_key, condition_key) — a hash join
+ * for big batches, probes of `alerts_active_match_idx` for one listing — then the remaining
+ * criteria (price bounds, badge score, keywords) filter the candidates. The rule is the one in
+ * services/alerts/alert-matching.ts, which tests compare this SQL against.
+ */
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { alertDigests, alertNotifications, alerts, smsOptOuts } from '../../../db/schema/index.js';
+import type { AlertFrequency, DeliveryMethod } from '../../../db/schema/alerts.js';
+import type { Condition } from '../../../db/schema/listings.js';
+import type { AlertCriteria } from '../../alerts/alert-rules.js';
+import type { DbOrTx } from '../database/db.js';
+
+export type AlertRow = typeof alerts.$inferSelect;
+export type MatchTrigger = 'new' | 'scored' | 'price_drop';
+export type ChangedListing = { listingId: number; trigger: MatchTrigger; eventKey: string };
+
+/** A Postgres int[] literal from checked integers (one parameter, whatever the count). */
+function intArray(ids: number[]): SQL {
+  if (!ids.every((id) => Number.isSafeInteger(id))) throw new Error('ids must be integers');
+  return sql`${`{${ids.join(',')}}`}::int[]`;
+}
+
+function criteriaValues(c: AlertCriteria) {
+  return {
+    categoryId: c.categoryId,
+    priceMin: c.priceMin,
+    priceMax: c.priceMax,
+    state: c.state,
+    condition: c.condition,
+    deliveryMethod: c.deliveryMethod,
+    frequency: c.frequency,
+    minDealScore: c.minDealScore,
+    keywords: c.keywords,
+    keywordTerms: c.keywordTerms,
+    isActive: c.isActive,
+  };
+}
+
+export function criteriaOf(row: AlertRow): AlertCriteria {
+  return {
+    categoryId: row.categoryId,
+    priceMin: row.priceMin,
+    priceMax: row.priceMax,
+    state: row.state,
+    condition: row.condition,
+    deliveryMethod: row.deliveryMethod,
+    frequency: row.frequency,
+    minDealScore: row.minDealScore,
+    keywords: row.keywords,
+    keywordTerms: row.keywordTerms,
+    isActive: row.isActive,
+  };
+}
+
+// ---- alerts ------------------------------------------------------------------------------
+
+export async function listAlerts(db: DbOrTx, userId: number): Promise<AlertRow[]> {
+  return db.select().from(alerts).where(eq(alerts.userId, userId)).orderBy(desc(alerts.createdAt), desc(alerts.id));
+}
+
+export async function findUserAlert(db: DbOrTx, userId: number, alertId: number): Promise<AlertRow | undefined> {
+  const [row] = await db.select().from(alerts).where(and(eq(alerts.id, alertId), eq(alerts.userId, userId)));
+  return row;
+}
+
+/**
+ * Inserts an alert unless the user already has `maxAlerts` (null = no limit). The user's row is
+ * locked for the count, so two requests at once cannot both take the last free slot.
+ */
+export async function insertAlertWithinLimit(
+  db: DbOrTx,
+  userId: number,
+  criteria: AlertCriteria,
+  maxAlerts: number | null,
+): Promise<AlertRow | 'limit'> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
+    if (maxAlerts !== null) {
+      const [{ n }] = (await tx.execute(sql`SELECT count(*)::int AS n FROM alerts WHERE user_id = ${userId}`)) as unknown as [{ n: number }];
+      if (n >= maxAlerts) return 'limit' as const;
+    }
+    const [row] = await tx.insert(alerts).values({ userId, ...criteriaValues(criteria) }).returning();
+    return row!;
+  });
+}
+
+export async function countUserAlerts(db: DbOrTx, userId: number): Promise<number> {
+  const [{ n }] = (await db.execute(sql`SELECT count(*)::int AS n FROM alerts WHERE user_id = ${userId}`)) as unknown as [{ n: number }];
+  return n;
+}
+
+export async function updateUserAlert(db: DbOrTx, userId: number, alertId: number, criteria: AlertCriteria): Promise<AlertRow | undefined> {
+  const [row] = await db
+    .update(alerts)
+    .set({ ...criteriaValues(criteria), updatedAt: sql`now()` })
+    .where(and(eq(alerts.id, alertId), eq(alerts.userId, userId)))
+    .returning();
+  return row;
+}
+
+export async function deleteUserAlert(db: DbOrTx, userId: number, alertId: number): Promise<boolean> {
+  const rows = await db.delete(alerts).where(and(eq(alerts.id, alertId), eq(alerts.userId, userId))).returning({ id: alerts.id });
+  return rows.length > 0;
+}
+
+/** The unsubscribe link's effect: the alert is turned off (whoever is signed in, or no one). */
+export async function deactivateAlert(db: DbOrTx, alertId: number): Promise<AlertRow | undefined> {
+  const [row] = await db.update(alerts).set({ isActive: false, updatedAt: sql`now()` }).where(eq(alerts.id, alertId)).returning();
+  return row;
+}
+
+// ---- matching ----------------------------------------------------------------------------
+
+/**
+ * Records one notification per (alert, listing, event) for every active alert the changed
+ * listings satisfy; a second run of the same batch inserts nothing. A `new`/`scored` change
+ * notifies an alert about a lot once (event `match`); a `price_drop` notifies again per drop
+ * (its event key). Returns how many notifications were created.
+ */
+export async function matchChangedListings(db: DbOrTx, changes: ChangedListing[], now: Date = new Date()): Promise<number> {
+  if (changes.length === 0) return 0;
+  const events = JSON.stringify(changes.map((c) => ({ listing_id: c.listingId, trigger: c.trigger, event_key: c.eventKey })));
+  const rows = (await db.execute(sql`
+    WITH changed AS (
+      SELECT DISTINCT ON (l.id, ev.event, ev.event_key)
+             l.id, l.category_id, l.price_usd, l.state, l.condition, l.deal_score,
+             CASE WHEN l.deal_score IS NULL THEN NULL
+                  ELSE least(100, greatest(0, ceil(l.deal_score / 10.0)))::int END AS badge,
+             lower(l.title || ' ' || coalesce(l.make, '') || ' ' || coalesce(l.model, '') || ' ' || l.description) AS haystack,
+             ev.event, ev.event_key, ev.trigger
+      FROM (
+        SELECT e.listing_id, e.trigger,
+               CASE WHEN e.trigger = 'price_drop' THEN 'price_drop' ELSE 'match' END AS event,
+               CASE WHEN e.trigger = 'price_drop' THEN e.event_key ELSE '' END AS event_key
+        FROM jsonb_to_recordset(${events}::jsonb) AS e(listing_id int, trigger text, event_key text)
+      ) ev
+      JOIN listings l ON l.id = ev.listing_id
+      WHERE l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > ${now.toISOString()}::timestamptz)
+      ORDER BY l.id, ev.event, ev.event_key, ev.trigger
+    ),
+    keyed AS (
+      SELECT c.*, s.state_key, k.condition_key
+      FROM changed c
+      CROSS JOIN LATERAL (SELECT DISTINCT x AS state_key FROM unnest(ARRAY['', coalesce(c.state, '')]) AS x) s
+      CROSS JOIN LATERAL (SELECT DISTINCT y AS condition_key FROM unnest(ARRAY['', coalesce(c.condition, '')]) AS y) k
+    )
+    INSERT INTO alert_notifications (alert_id, user_id, listing_id, event, event_key, trigger, channel, frequency, price_usd, deal_score)
+    SELECT a.id, a.user_id, k.id, k.event, k.event_key, k.trigger, a.delivery_method, a.frequency, k.price_usd, k.deal_score
+    FROM keyed k
+    JOIN alerts a ON a.is_active
+                 AND a.category_id = k.category_id
+                 AND a.state_key = k.state_key
+                 AND a.condition_key = k.condition_key
+    JOIN users u ON u.id = a.user_id AND u.is_active
+    WHERE (a.price_min IS NULL OR k.price_usd >= a.price_min)
+      AND (a.price_max IS NULL OR k.price_usd <= a.price_max)
+      AND (a.min_deal_score IS NULL OR k.badge >= a.min_deal_score)
+      AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
+      AND (k.event = 'price_drop'
+           OR NOT EXISTS (SELECT 1 FROM alert_notifications n WHERE n.alert_id = a.id AND n.listing_id = k.id))
+    ON CONFLICT DO NOTHING
+    RETURNING id
+  `)) as unknown as Array<{ id: number }>;
+  return rows.length;
+}
+
+/** Everything a message about one notification needs. */
+export type DeliveryRow = {
+  notificationId: number;
+  event: 'match' | 'price_drop';
+  channel: DeliveryMethod;
+  alertId: number;
+  alertActive: boolean;
+  userId: number;
+  email: string;
+  phone: string;
+  categoryId: number;
+  priceMin: number | null;
+  priceMax: number | null;
+  alertState: string | null;
+  alertCondition: Condition | null;
+  minDealScore: number | null;
+  keywords: string | null;
+  listingId: number;
+  slug: string;
+  title: string;
+  priceUsd: number | null;
+  dealScore: number | null;
+  fairValue: number | null;
+  auctionEndAt: Date | null;
+  city: string | null;
+  state: string | null;
+};
+
+const deliveryColumns = sql`
+  n.id AS "notificationId", n.event, n.channel, n.alert_id AS "alertId", a.is_active AS "alertActive",
+  n.user_id AS "userId", u.email, u.phone,
+  a.category_id AS "categoryId", a.price_min AS "priceMin", a.price_max AS "priceMax",
+  a.state AS "alertState", a.condition AS "alertCondition", a.min_deal_score AS "minDealScore", a.keywords,
+  l.id AS "listingId", l.slug, l.title, l.price_usd::float8 AS "priceUsd", l.deal_score AS "dealScore",
+  l.fair_value::float8 AS "fairValue", l.auction_end_at AS "auctionEndAt", l.city, l.state`;
+
+/** Instant notifications of these listings not yet handed to the notifier (also after a crash). */
+export async function pendingInstantDeliveries(db: DbOrTx, listingIds: number[]): Promise<DeliveryRow[]> {
+  if (listingIds.length === 0) return [];
+  return (await db.execute(sql`
+    SELECT ${deliveryColumns}
+    FROM alert_notifications n
+    JOIN alerts a ON a.id = n.alert_id
+    JOIN users u ON u.id = n.user_id
+    JOIN listings l ON l.id = n.listing_id
+    WHERE n.listing_id = ANY(${intArray(listingIds)}) AND n.status = 'pending' AND n.frequency = 'instant'
+    ORDER BY n.id
+  `)) as unknown as DeliveryRow[];
+}
+
+/** Marks notifications as handed to the notifier under their message keys. */
+export async function markNotificationsQueued(db: DbOrTx, queued: Array<{ id: number; messageKey: string; channel: DeliveryMethod }>): Promise<void> {
+  if (queued.length === 0) return;
+  await db.execute(sql`
+    UPDATE alert_notifications n
+    SET status = 'queued', message_key = q.message_key, channel = q.channel, updated_at = now()
+    FROM jsonb_to_recordset(${JSON.stringify(queued.map((q) => ({ id: q.id, message_key: q.messageKey, channel: q.channel })))}::jsonb)
+         AS q(id int, message_key text, channel text)
+    WHERE n.id = q.id AND n.status = 'pending'
+  `);
+}
+
+export async function markNotificationsSkipped(db: DbOrTx, ids: number[], reason: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(sql`
+    UPDATE alert_notifications SET status = 'skipped', error = ${reason.slice(0, 2000)}, updated_at = now()
+    WHERE id = ANY(${intArray(ids)}) AND status IN ('pending', 'queued')
+  `);
+}
+
+/** The notifier's report on an alert message: sent, or failed for good (with why). */
+export async function recordAlertDelivery(
+  db: DbOrTx,
+  target: { notificationId?: number; digestId?: number },
+  outcome: { status: 'sent' } | { status: 'failed' | 'skipped'; error: string },
+): Promise<void> {
+  const error = outcome.status === 'sent' ? null : outcome.error.slice(0, 2000);
+  if (target.notificationId !== undefined) {
+    await db
+      .update(alertNotifications)
+      .set({ status: outcome.status, error, sentAt: outcome.status === 'sent' ? sql`now()` : null, updatedAt: sql`now()` })
+      .where(eq(alertNotifications.id, target.notificationId));
+  }
+  if (target.digestId !== undefined) {
+    await db.update(alertDigests).set({ status: outcome.status }).where(eq(alertDigests.id, target.digestId));
+    await db
+      .update(alertNotifications)
+      .set({ error, sentAt: outcome.status === 'sent' ? sql`now()` : null, updatedAt: sql`now()` })
+      .where(eq(alertNotifications.digestId, target.digestId));
+  }
+}
+
+// ---- notifications list -----------------------------------------------------------------
+
+export type NotificationListRow = {
+  id: number;
+  alertId: number;
+  categoryId: number;
+  event: 'match' | 'price_drop';
+  channel: DeliveryMethod;
+  frequency: AlertFrequency;
+  status: string;
+  error: string | null;
+  priceUsd: number | null;
+  dealScore: number | null;
+  createdAt: Date;
+  sentAt: Date | null;
+  listingId: number;
+  slug: string;
+  title: string;
+};
+
+/** What was matched and sent for the user's alerts, newest first; `beforeId` pages on. */
+export async function listUserNotifications(db: DbOrTx, userId: number, opts: { limit: number; beforeId?: number }): Promise<NotificationListRow[]> {
+  return (await db.execute(sql`
+    SELECT n.id, n.alert_id AS "alertId", a.category_id AS "categoryId", n.event, n.channel, n.frequency, n.status, n.error,
+           n.price_usd::float8 AS "priceUsd", n.deal_score AS "dealScore", n.created_at AS "createdAt", n.sent_at AS "sentAt",
+           l.id AS "listingId", l.slug, l.title
+    FROM alert_notifications n
+    JOIN alerts a ON a.id = n.alert_id
+    JOIN listings l ON l.id = n.listing_id
+    WHERE n.user_id = ${userId} ${opts.beforeId !== undefined ? sql`AND n.id < ${opts.beforeId}` : sql``}
+    ORDER BY n.created_at DESC, n.id DESC
+    LIMIT ${opts.limit}
+  `)) as unknown as NotificationListRow[];
+}
+
+// ---- daily digests ------------------------------------------------------------------------
+
+/**
+ * Gathers every daily alert's pending matches created before `cutoff` into one digest per
+ * (alert, day). Idempotent: a second run for the same day finds nothing new to gather (later
+ * matches wait for the next day's digest).
+ */
+export async function gatherDigests(db: DbOrTx, day: string, cutoff: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const created = (await tx.execute(sql`
+      WITH due AS (
+        SELECT n.alert_id, count(*)::int AS match_count
+        FROM alert_notifications n
+        JOIN alerts a ON a.id = n.alert_id AND a.is_active
+        WHERE n.status = 'pending' AND n.frequency = 'daily' AND n.created_at < ${cutoff.toISOString()}::timestamptz
+        GROUP BY n.alert_id
+      )
+      INSERT INTO alert_digests (alert_id, day, match_count, message_key)
+      SELECT alert_id, ${day}, match_count, 'alert-digest:' || alert_id || ':' || ${day} FROM due
+      ON CONFLICT (alert_id, day) DO NOTHING
+      RETURNING id, alert_id
+    `)) as unknown as Array<{ id: number; alert_id: number }>;
+    if (created.length > 0) {
+      await tx.execute(sql`
+        UPDATE alert_notifications n SET status = 'digested', digest_id = d.id, updated_at = now()
+        FROM alert_digests d
+        WHERE d.id = ANY(${intArray(created.map((c) => c.id))}) AND n.alert_id = d.alert_id
+          AND n.status = 'pending' AND n.frequency = 'daily' AND n.created_at < ${cutoff.toISOString()}::timestamptz
+      `);
+    }
+    // Matches of alerts turned off meanwhile are not sent.
+    await tx.execute(sql`
+      UPDATE alert_notifications n SET status = 'skipped', error = 'alert turned off', updated_at = now()
+      FROM alerts a
+      WHERE a.id = n.alert_id AND NOT a.is_active AND n.status = 'pending' AND n.frequency = 'daily'
+        AND n.created_at < ${cutoff.toISOString()}::timestamptz
+    `);
+    return created.length;
+  });
+}
+
+export type DigestDelivery = {
+  digestId: number;
+  day: string;
+  messageKey: string;
+  alertId: number;
+  channel: DeliveryMethod;
+  userId: number;
+  email: string;
+  phone: string;
+  categoryId: number;
+  priceMin: number | null;
+  priceMax: number | null;
+  alertState: string | null;
+  alertCondition: Condition | null;
+  minDealScore: number | null;
+  keywords: string | null;
+  items: Array<{
+    event: 'match' | 'price_drop';
+    listingId: number;
+    slug: string;
+    title: string;
+    priceUsd: number | null;
+    dealScore: number | null;
+    fairValue: number | null;
+    auctionEndAt: string | null;
+    city: string | null;
+    state: string | null;
+  }>;
+};
+
+/** Digests of `day` not yet handed to the notifier, with their listings (best deals first). */
+export async function pendingDigestDeliveries(db: DbOrTx, day: string): Promise<DigestDelivery[]> {
+  return (await db.execute(sql`
+    SELECT d.id AS "digestId", d.day, d.message_key AS "messageKey", a.id AS "alertId", a.delivery_method AS channel,
+           a.user_id AS "userId", u.email, u.phone, a.category_id AS "categoryId", a.price_min AS "priceMin", a.price_max AS "priceMax",
+           a.state AS "alertState", a.condition AS "alertCondition", a.min_deal_score AS "minDealScore", a.keywords,
+           (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                     'event', n.event, 'listingId', l.id, 'slug', l.slug, 'title', l.title,
+                     'priceUsd', l.price_usd::float8, 'dealScore', l.deal_score, 'fairValue', l.fair_value::float8,
+                     'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state)
+                   ORDER BY l.deal_score DESC NULLS LAST, n.id), '[]'::jsonb)
+            FROM alert_notifications n JOIN listings l ON l.id = n.listing_id
+            WHERE n.digest_id = d.id) AS items
+    FROM alert_digests d
+    JOIN alerts a ON a.id = d.alert_id
+    JOIN users u ON u.id = a.user_id
+    WHERE d.day = ${day} AND d.status = 'pending'
+    ORDER BY d.id
+  `)) as unknown as DigestDelivery[];
+}
+
+export async function markDigestsQueued(db: DbOrTx, digestIds: number[]): Promise<void> {
+  if (digestIds.length === 0) return;
+  await db.execute(sql`UPDATE alert_digests SET status = 'queued' WHERE id = ANY(${intArray(digestIds)}) AND status = 'pending'`);
+  await db.execute(sql`UPDATE alert_notifications SET status = 'queued', updated_at = now() WHERE digest_id = ANY(${intArray(digestIds)}) AND status = 'digested'`);
+}
+
+export async function markDigestsSkipped(db: DbOrTx, digestIds: number[], reason: string): Promise<void> {
+  if (digestIds.length === 0) return;
+  await db.execute(sql`UPDATE alert_digests SET status = 'skipped' WHERE id = ANY(${intArray(digestIds)})`);
+  await db.execute(sql`UPDATE alert_notifications SET status = 'skipped', error = ${reason} WHERE digest_id = ANY(${intArray(digestIds)})`);
+}
+
+// ---- SMS opt-outs -------------------------------------------------------------------------
+
+export async function recordSmsOptOut(db: DbOrTx, phone: string, keyword: string): Promise<void> {
+  await db.insert(smsOptOuts).values({ phone, keyword }).onConflictDoUpdate({ target: smsOptOuts.phone, set: { keyword, createdAt: sql`now()` } });
+}
+
+export async function removeSmsOptOut(db: DbOrTx, phone: string): Promise<void> {
+  await db.delete(smsOptOuts).where(eq(smsOptOuts.phone, phone));
+}
+
+/** Which of these E.164 numbers replied STOP. */
+export async function optedOutPhones(db: DbOrTx, phones: string[]): Promise<Set<string>> {
+  if (phones.length === 0) return new Set();
+  const rows = (await db.execute(sql`SELECT phone FROM sms_opt_outs WHERE phone = ANY(${`{${phones.map((p) => `"${p.replace(/[^+0-9]/g, '')}"`).join(',')}}`}::text[])`)) as unknown as Array<{ phone: string }>;
+  return new Set(rows.map((r) => r.phone));
+}
+
+/** Test and operator helper: notifications of one alert, oldest first. */
+export async function listAlertNotifications(db: DbOrTx, alertId: number) {
+  return db.select().from(alertNotifications).where(eq(alertNotifications.alertId, alertId)).orderBy(alertNotifications.id);
+}
