@@ -1,29 +1,49 @@
 /**
- * A small bounded TTL cache for result counts. Counting every open listing for every page view
- * costs a scan of up to a million index entries; the count of a filter changes only when crawls
- * land, so it is reused for a few seconds (LISTINGS_COUNT_CACHE_SECONDS; 0 disables). Items are
- * never cached: a page is always read fresh.
+ * A small bounded cache for result counts. Counting every open listing, or every match of a broad
+ * search word, for every page view would read up to a million index entries per request; a
+ * filter's count only moves when crawls land. So a count is reused for a while that grows with
+ * what it cost (`baseTtlMs`, or 20× the computation time, capped at `maxTtlMs`), and once expired
+ * it is still answered while one background refresh runs (stale-while-revalidate), for at most
+ * one more TTL. Pages themselves are never cached: items are always read fresh, and a page past
+ * the end is simply empty.
  */
-export class CountCache {
-  private readonly entries = new Map<string, { value: number; expiresAt: number }>();
-  private readonly inFlight = new Map<string, Promise<number>>();
+export type CountCacheOptions = { baseTtlMs: number; maxTtlMs: number; maxEntries?: number; now?: () => number };
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries = 5000,
-    private readonly now: () => number = Date.now,
-  ) {}
+type Entry = { value: number; freshUntil: number; staleUntil: number };
+
+export class CountCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<number>>();
+  private readonly now: () => number;
+  private readonly maxEntries: number;
+
+  constructor(private readonly opts: CountCacheOptions) {
+    this.now = opts.now ?? Date.now;
+    this.maxEntries = opts.maxEntries ?? 5000;
+  }
 
   /** The cached count, or `compute()`'s; concurrent misses for one key share one computation. */
   async get(key: string, compute: () => Promise<number>): Promise<number> {
-    if (this.ttlMs <= 0) return compute();
+    if (this.opts.baseTtlMs <= 0) return compute();
+    const now = this.now();
     const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > this.now()) return hit.value;
+    if (hit && hit.freshUntil > now) return hit.value;
+    if (hit && hit.staleUntil > now) {
+      // A failed background refresh leaves the stale value to expire on its own.
+      this.refresh(key, compute).catch(() => {});
+      return hit.value;
+    }
+    return this.refresh(key, compute);
+  }
+
+  private refresh(key: string, compute: () => Promise<number>): Promise<number> {
     const pending = this.inFlight.get(key);
     if (pending) return pending;
+    const started = this.now();
     const promise = compute()
       .then((value) => {
-        this.set(key, value);
+        const ttl = Math.min(this.opts.maxTtlMs, Math.max(this.opts.baseTtlMs, 20 * (this.now() - started)));
+        this.set(key, { value, freshUntil: this.now() + ttl, staleUntil: this.now() + 2 * ttl });
         return value;
       })
       .finally(() => this.inFlight.delete(key));
@@ -31,13 +51,13 @@ export class CountCache {
     return promise;
   }
 
-  private set(key: string, value: number): void {
+  private set(key: string, entry: Entry): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(key, entry);
   }
 
   clear(): void {

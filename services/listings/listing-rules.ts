@@ -27,8 +27,8 @@ export type ListFilter = {
 
 export type ListRequest = {
   filter: ListFilter;
-  /** `relevance` only when there is a search and the client asked for no order. */
-  sort: SortOption | 'relevance';
+  /** `relevance` only with search words (without them it means deal_score_high). */
+  sort: SortOption;
   page: number;
   pageSize: number;
 };
@@ -87,7 +87,9 @@ export function toListRequest(query: ListQuery): ListRequest {
       location: parseLocation(query.location),
       searchWords: words,
     },
-    sort: query.sort_by ?? (words.length > 0 ? 'relevance' : 'deal_score_high'),
+    // The spec's default order holds with a search too: a buyer searching "deere 310sj" wants the
+    // best deals among the matches; `relevance` is there to ask for rank order.
+    sort: query.sort_by === 'relevance' && words.length === 0 ? 'deal_score_high' : (query.sort_by ?? 'deal_score_high'),
     page: query.page ?? 1,
     pageSize: query.page_size ?? DEFAULT_PAGE_SIZE,
   };

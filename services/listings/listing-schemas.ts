@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 
-export const SORT_OPTIONS = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high'] as const;
+/** The spec's four orders, plus our `relevance` (full-text rank; meaningful with `search`). */
+export const SORT_OPTIONS = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance'] as const;
 export type SortOption = (typeof SORT_OPTIONS)[number];
 
 export const DEAL_LEVELS = ['excellent', 'good', 'fair', 'poor'] as const;
@@ -43,7 +44,9 @@ export const listQuerySchema = z.object({
   search: text('search', MAX_SEARCH_LENGTH).describe('Words to find in make, model, title and description.'),
   sort_by: z
     .preprocess(emptyAsUnset, z.enum(SORT_OPTIONS, { error: `sort_by must be one of ${SORT_OPTIONS.join(', ')}.` }).optional())
-    .describe('deal_score_high (default; with a search and no sort_by, results are ranked by relevance), deal_score_low, price_low, price_high.'),
+    .describe(
+      'deal_score_high (default), deal_score_low, price_low, price_high; relevance ranks search matches (make/model words first, then title, then description) and falls back to deal_score_high without a search.',
+    ),
   page: wholeNumber('page', 1, MAX_PAGE).describe('Page number, from 1.'),
   page_size: wholeNumber('page_size', 1, MAX_PAGE_SIZE).describe(`Items per page, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.`),
 });

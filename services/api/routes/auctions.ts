@@ -29,12 +29,17 @@ import {
 } from '../../listings/listing-schemas.js';
 
 /** How long a filter's result count is reused (see CountCache). Pages themselves are always fresh. */
-export const COUNT_CACHE_TTL_MS = 5_000;
+export const COUNT_CACHE_BASE_TTL_MS = 5_000;
+export const COUNT_CACHE_MAX_TTL_MS = 60_000;
 
 export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const db = ctx.database.db;
-    const counts = new CountCache(ctx.config.NODE_ENV === 'test' ? 0 : COUNT_CACHE_TTL_MS);
+    // Tests insert fixtures between requests and must see exact counts at once.
+    const counts = new CountCache({
+      baseTtlMs: ctx.config.NODE_ENV === 'test' ? 0 : COUNT_CACHE_BASE_TTL_MS,
+      maxTtlMs: COUNT_CACHE_MAX_TTL_MS,
+    });
 
     app.get(
       '/api/auctions/list/',

@@ -49,7 +49,8 @@ export function searchQuery(words: string[], corrections: Map<string, string[]>)
   if (words.length === 0) return undefined;
   const groups = words.map((word) => {
     if (!/^[a-z0-9]+$/.test(word)) throw new Error(`unsafe search word: ${word}`);
-    const alternatives = [`${word}:*`, ...(MAKE_SYNONYMS[word] ?? []), ...(corrections.get(word) ?? [])];
+    const fixed = corrections.get(word) ?? [];
+    const alternatives = [`${word}:*`, ...fixed, ...[word, ...fixed].flatMap((w) => MAKE_SYNONYMS[w] ?? [])];
     const text = [...new Set(alternatives)].join(' | ');
     return sql`(to_tsquery('simple'::regconfig, ${text}) || to_tsquery('english'::regconfig, ${text}))`;
   });
@@ -80,7 +81,8 @@ function orderOf(sort: ListRequest['sort'], alias: 'l' | 'p'): SQL {
     case 'price_high':
       return sql`${a}.price_usd DESC NULLS LAST, ${a}.id ASC`;
     case 'relevance':
-      return sql`${a}.rank DESC, ${a}.deal_score DESC NULLS LAST, ${a}.id ASC`;
+      // In the inner query `rank` is the select list's alias, which ORDER BY may name bare.
+      return alias === 'l' ? sql`rank DESC, l.deal_score DESC NULLS LAST, l.id ASC` : sql`p.rank DESC, p.deal_score DESC NULLS LAST, p.id ASC`;
   }
 }
 
@@ -93,10 +95,13 @@ export async function planSearch(db: DbOrTx, filter: ListFilter): Promise<Search
   return { tsquery: searchQuery(filter.searchWords, corrections) };
 }
 
+/** The count query of a filter (exported so the benchmark can EXPLAIN exactly what runs). */
+export function countListedQuery(filter: ListFilter, plan: SearchPlan): SQL {
+  return sql`SELECT count(*)::int AS n FROM listings l WHERE ${whereOf(filter, plan.tsquery)}`;
+}
+
 export async function countListed(db: DbOrTx, filter: ListFilter, plan: SearchPlan): Promise<number> {
-  const rows = (await db.execute(sql`SELECT count(*)::int AS n FROM listings l WHERE ${whereOf(filter, plan.tsquery)}`)) as unknown as Array<{
-    n: number;
-  }>;
+  const rows = (await db.execute(countListedQuery(filter, plan))) as unknown as Array<{ n: number }>;
   return rows[0]?.n ?? 0;
 }
 
@@ -115,10 +120,10 @@ const CARD_COLUMNS = sql`
  * One page of listed listings. The page's ids are chosen first from the narrow sort index (an
  * index-only scan for deep OFFSETs), then only those rows are read and joined.
  */
-export async function listListedPage(db: DbOrTx, request: ListRequest, plan: SearchPlan): Promise<ListingRow[]> {
+export function listedPageQuery(request: ListRequest, plan: SearchPlan): SQL {
   const offset = (request.page - 1) * request.pageSize;
   const rank = request.sort === 'relevance' && plan.tsquery ? sql`, ts_rank_cd(l.search_vector, ${plan.tsquery}) AS rank` : sql``;
-  const rows = (await db.execute(sql`
+  return sql`
     SELECT ${CARD_COLUMNS}
     FROM (
       SELECT l.id, l.deal_score, l.price_usd ${rank}
@@ -131,8 +136,11 @@ export async function listListedPage(db: DbOrTx, request: ListRequest, plan: Sea
     JOIN categories c ON c.id = l.category_id
     JOIN sources s ON s.id = l.source_id
     ORDER BY ${orderOf(request.sort, 'p')}
-  `)) as unknown as ListingRow[];
-  return rows;
+  `;
+}
+
+export async function listListedPage(db: DbOrTx, request: ListRequest, plan: SearchPlan): Promise<ListingRow[]> {
+  return (await db.execute(listedPageQuery(request, plan))) as unknown as ListingRow[];
 }
 
 /** A listing by numeric id or slug, whatever its status (ended lots stay reachable). */

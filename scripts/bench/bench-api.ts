@@ -1,0 +1,265 @@
+/**
+ * `npm run bench:api -- [--count 1000000] [--dir .data/bench-api] [--duration 8] [--connections 32]`
+ *
+ * The Listings API under load at a million listings. Starts its own embedded PostgreSQL under
+ * --dir (kept, so the seeded rows are reused by the next run; --reseed forces a new seed), seeds
+ * --count benchmark listings (scripts/seed-listings.ts; synthetic scores), starts the real API as a
+ * child process on a free loopback port, and drives it with autocannon: one run per query shape,
+ * each request of a shape varying its parameters (categories, states, words, pages). Prints
+ * p50/p95/p99 latency and requests/s per shape, `/api/health/` as the framework's ceiling in the
+ * same run, and the EXPLAIN (ANALYZE) plans of the queries behind the shapes. Talks only to
+ * 127.0.0.1.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import postgres from 'postgres';
+import { loadConfig } from '../../services/shared/config.js';
+import { connectDatabase, runMigrations } from '../../services/shared/database/db.js';
+import { freePort, startEmbeddedPostgres } from '../../services/shared/database/embedded-postgres.js';
+import { toListRequest } from '../../services/listings/listing-rules.js';
+import { listQuerySchema } from '../../services/listings/listing-schemas.js';
+import { countListedQuery, listedPageQuery, planSearch } from '../../services/shared/repositories/listings-repository.js';
+import { BENCH_SOURCES, seedListings } from '../seed-listings.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const { values: args } = parseArgs({
+  options: {
+    count: { type: 'string', default: '1000000' },
+    dir: { type: 'string', default: path.join(ROOT, '.data/bench-api') },
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '32' },
+    reseed: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'plans-out': { type: 'string' },
+  },
+});
+const COUNT = Number(args.count);
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+
+let seq = 0;
+/** The seeded ids, for the detail shape. */
+const idRange = { min: 1, max: 1 };
+const pickOf = <T>(items: readonly T[]) => () => items[seq++ % items.length]!;
+
+const STATES = ['TX', 'CA', 'Florida', 'ia', 'Ohio', 'GA', 'co', 'Washington', 'NV', 'PA'];
+const CITIES = ['Houston', 'Denver', 'Des Moines', 'Phoenix', 'Tampa', 'Reno', 'Sacramento', 'Omaha'];
+const BROAD_WORDS = ['caterpillar', 'excavator', 'deere', 'komatsu', 'loader', 'bobcat', 'dozer', 'volvo'];
+const SPECIFIC = ['deere 310sj', 'catterpillar 320', 'komatsu pc200', 'bobcat s650', 'cat d6', 'john deere 450', 'volvo l90', 'hitachi zx200'];
+
+/** A query shape: a name and a generator of request paths (each call may vary the parameters). */
+type Shape = { name: string; path: () => string; explain?: string };
+const L = '/api/auctions/list/';
+const cat = pickOf([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+const state = pickOf(STATES);
+const city = pickOf(CITIES);
+const broad = pickOf(BROAD_WORDS);
+const specific = pickOf(SPECIFIC);
+const firstPages = pickOf([1, 2, 3, 4, 5]);
+const deep = pickOf([200, 500, 1000, 2000, 4000]);
+const minPrices = pickOf([5000, 20000, 50000, 100000]);
+const maxPrices = pickOf([10000, 25000, 40000, 80000]);
+
+const SHAPES: Shape[] = [
+  { name: 'no filter (default sort)', path: () => `${L}?page=${firstPages()}`, explain: '' },
+  { name: 'category', path: () => `${L}?category=${cat()}`, explain: 'category=1' },
+  { name: 'min_price', path: () => `${L}?min_price=${minPrices()}`, explain: 'min_price=50000' },
+  { name: 'max_price', path: () => `${L}?max_price=${maxPrices()}`, explain: 'max_price=10000' },
+  { name: 'location (state)', path: () => `${L}?location=${encodeURIComponent(state())}`, explain: 'location=TX' },
+  { name: 'location (city)', path: () => `${L}?location=${encodeURIComponent(city())}`, explain: 'location=Denver' },
+  { name: 'category+price+state', path: () => `${L}?category=${cat()}&min_price=${minPrices()}&max_price=${500000}&location=${state()}`, explain: 'category=3&min_price=20000&max_price=500000&location=TX' },
+  { name: 'search, one word', path: () => `${L}?search=${broad()}`, explain: 'search=excavator' },
+  { name: 'search, make+model with typos', path: () => `${L}?search=${encodeURIComponent(specific())}`, explain: 'search=catterpillar%20320' },
+  { name: 'search, relevance order', path: () => `${L}?search=${encodeURIComponent(specific())}&sort_by=relevance`, explain: 'search=deere%20310sj&sort_by=relevance' },
+  { name: 'search + sort price_low', path: () => `${L}?search=${broad()}&sort_by=price_low`, explain: 'search=caterpillar&sort_by=price_low' },
+  { name: 'sort deal_score_low', path: () => `${L}?sort_by=deal_score_low&page=${firstPages()}`, explain: 'sort_by=deal_score_low' },
+  { name: 'sort price_low', path: () => `${L}?sort_by=price_low&page=${firstPages()}`, explain: 'sort_by=price_low' },
+  { name: 'sort price_high', path: () => `${L}?sort_by=price_high&page=${firstPages()}`, explain: 'sort_by=price_high' },
+  { name: 'deep pages (200–4000)', path: () => `${L}?page=${deep()}`, explain: 'page=4000' },
+  { name: 'category, deep page', path: () => `${L}?category=${cat()}&page=${deep()}`, explain: 'category=1&page=2000' },
+  { name: 'detail', path: () => `/api/auctions/detail/${idRange.min + ((seq++ * 7919) % (idRange.max - idRange.min + 1))}/` },
+  { name: 'health (framework ceiling)', path: () => '/api/health/' },
+];
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+type ShapeResult = { name: string; requests: number; rps: number; p50: number; p95: number; p99: number; errors: number };
+
+async function drive(base: string, shape: Shape, seconds: number, record: boolean): Promise<ShapeResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let done!: (r: autocannon.Result) => void;
+  let failed!: (e: unknown) => void;
+  const finished = new Promise<autocannon.Result>((resolve, reject) => {
+    done = resolve;
+    failed = reject;
+  });
+  const instance = autocannon(
+    {
+      url: base,
+      connections: CONNECTIONS,
+      duration: seconds,
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: shape.path() }) }],
+    },
+    (err, r) => (err ? failed(err) : done(r)),
+  );
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (!record) return;
+    latencies.push(responseTime);
+    if (statusCode !== 200) errors++;
+  });
+  const result = await finished;
+  latencies.sort((a, b) => a - b);
+  return {
+    name: shape.name,
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    errors: errors + result.errors + result.timeouts,
+  };
+}
+
+async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${base}/api/health/`);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('API did not become healthy within 60 s');
+}
+
+async function explainPlans(url: string, sharedDir: string): Promise<string> {
+  void sharedDir;
+  const database = connectDatabase(url, { max: 1 });
+  const dialect = new PgDialect({ casing: 'snake_case' });
+  const out: string[] = [];
+  try {
+    for (const shape of SHAPES) {
+      if (shape.explain === undefined) continue;
+      const query = listQuerySchema.parse(Object.fromEntries(new URLSearchParams(shape.explain)));
+      const request = toListRequest(query);
+      const plan = await planSearch(database.db, request.filter);
+      for (const [label, built] of [
+        ['page', listedPageQuery(request, plan)],
+        ['count', countListedQuery(request.filter, plan)],
+      ] as const) {
+        const q = dialect.sqlToQuery(built);
+        const rows = await database.sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, SUMMARY ON) ${q.sql}`, q.params as never[]);
+        const lines = rows.map((r) => String((r as Record<string, unknown>)['QUERY PLAN']));
+        out.push(`### ${shape.name} — ${label} (\`?${shape.explain}\`)\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n`);
+      }
+    }
+  } finally {
+    await database.close();
+  }
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const dir = path.resolve(args.dir!);
+  mkdirSync(dir, { recursive: true });
+  const started = Date.now();
+  const log = (line: string) => process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+  log(`embedded PostgreSQL under ${dir}`);
+  const pg = await startEmbeddedPostgres({ dataDir: dir });
+  let api: ChildProcess | undefined;
+  try {
+    await runMigrations(pg.url);
+    const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+    try {
+      const [{ n } = { n: 0 }] = await sql<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM listings l JOIN sources s ON s.id = l.source_id WHERE s.name = ANY(${BENCH_SOURCES.map((s) => s.name)})`;
+      if (n !== COUNT || args.reseed) {
+        log(`seeding ${COUNT.toLocaleString('en-US')} listings (found ${n.toLocaleString('en-US')})`);
+        await seedListings(sql, { count: COUNT, sharedDir: config.SHARED_DIR, log });
+      } else {
+        log(`reusing ${n.toLocaleString('en-US')} seeded listings`);
+      }
+      const [{ open } = { open: 0 }] = await sql<Array<{ open: number }>>`
+        SELECT count(*)::int AS open FROM listings WHERE status = 'open' AND (auction_end_at IS NULL OR auction_end_at > now())`;
+      log(`${open.toLocaleString('en-US')} listings are open (listed by default)`);
+      const [range] = await sql<Array<{ min: number; max: number }>>`SELECT min(id)::int AS min, max(id)::int AS max FROM listings`;
+      Object.assign(idRange, range);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    api = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services/api/main.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: pg.url,
+        DATA_DIR: dir,
+        JWT_SECRET: randomBytes(48).toString('base64url'),
+        SERVICES: 'api',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    await waitForHealth(base, api);
+    log(`API (child pid ${api.pid}) on ${base}; ${CONNECTIONS} connections, ${DURATION} s per shape after a 2 s warm-up`);
+
+    const results: ShapeResult[] = [];
+    for (const shape of SHAPES) {
+      if (args.only && !shape.name.includes(args.only)) continue;
+      await drive(base, shape, 2, false);
+      const r = await drive(base, shape, DURATION, true);
+      results.push(r);
+      log(`${r.name}: p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s, ${r.errors} errors`);
+    }
+
+    const health = results.find((r) => r.name.startsWith('health'));
+    const lists = results.filter((r) => !r.name.startsWith('health') && r.name !== 'detail');
+    const table = [
+      '| shape | p50 ms | p95 ms | p99 ms | req/s | non-200 |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...results.map((r) => `| ${r.name} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.rps.toFixed(0)} | ${r.errors} |`),
+    ].join('\n');
+    process.stdout.write(`\n${table}\n\n`);
+    if (health && lists.length > 0) {
+      const listRps = lists.reduce((s, r) => s + r.rps, 0) / lists.length;
+      const worstP95 = Math.max(...lists.map((r) => r.p95));
+      process.stdout.write(
+        `list shapes: mean ${listRps.toFixed(0)} req/s = ${((100 * listRps) / health.rps).toFixed(0)}% of health's ${health.rps.toFixed(0)} req/s ` +
+          `(target ≥ 25%); worst p95 ${worstP95} ms (target ≤ 50 ms)\n` +
+          `targets: ${worstP95 <= 50 && listRps >= 0.25 * health.rps ? 'MET' : 'NOT MET'}\n\n`,
+      );
+    }
+    const plans = await explainPlans(pg.url, config.SHARED_DIR);
+    const plansOut = args['plans-out'] ? path.resolve(args['plans-out']) : path.join(dir, 'plans.md');
+    writeFileSync(plansOut, plans);
+    log(`query plans (EXPLAIN ANALYZE) written to ${plansOut}`);
+  } finally {
+    if (api && api.exitCode === null) {
+      api.kill('SIGTERM');
+      await new Promise((r) => api!.once('exit', r));
+    }
+    await pg.stop();
+  }
+}
+
+await main();
