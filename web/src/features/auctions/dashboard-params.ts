@@ -17,7 +17,7 @@ export function queryFromSearchParams(params: URLSearchParams): AuctionQuery {
     category: positiveInt(params.get('category')),
     priceMin: parsePriceInput(params.get('min_price')),
     priceMax: parsePriceInput(params.get('max_price')),
-    location: (params.get('location') ?? '').slice(0, 200),
+    location: (params.get('location') ?? '').slice(0, 100),
     searchQuery: (params.get('search') ?? '').slice(0, 200),
     sortBy: SORT_OPTIONS.some((o) => o.value === sort) ? (sort as SortBy) : DEFAULT_SORT,
     page: positiveInt(params.get('page')) ?? 1,

@@ -35,13 +35,15 @@ export type Comparable = { title: string; price: number; sold_at: string | null;
 
 export type Valuation = {
   fair_value: number;
-  low: number;
-  high: number;
+  low: number | null;
+  high: number | null;
+  /** 0–1. */
   confidence: number | null;
   comparables: Comparable[];
 };
 
-export type PricePoint = { observed_at: string; price: number };
+/** A price observation; price is null while the lot had none (price on request). */
+export type PricePoint = { observed_at: string; price: number | null };
 
 export type AuctionDetail = {
   id: number;

@@ -92,7 +92,7 @@ export function DealDetail({ id }: { id: string }) {
             <DealScoreBadge dealScore={data.deal_score} className="px-3 py-1 text-sm" />
             <AuctionEndBadge endDate={data.auction_end_date} />
           </div>
-          <p className="text-3xl font-bold text-slate-900">{formatDetailPrice(data.price, data.currency)}</p>
+          <p className="text-3xl font-bold text-slate-900" data-testid="deal-price">{formatDetailPrice(data.price, data.currency)}</p>
           <Card>
             <CardHeader>
               <CardTitle>Equipment Details</CardTitle>

@@ -45,7 +45,10 @@ export function FilterPanel({
 }) {
   const [draft, setDraft] = useState<Draft>(() => toDraft(filters));
   const categoryId = useId();
-  useEffect(() => setDraft(toDraft(filters)), [filters]);
+  // Follow the applied filters when they change (Clear All, back/forward), not on every render.
+  const appliedKey = JSON.stringify(filters);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => setDraft(toDraft(filters)), [appliedKey]);
 
   const set = (name: keyof Draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value }));
 
@@ -79,10 +82,10 @@ export function FilterPanel({
           </select>
         </div>
         <div className="grid grid-cols-2 gap-3">
-          <Field label="Min Price" name="priceMin" type="number" inputMode="numeric" min={0} step={1} placeholder="0" value={draft.priceMin} onChange={set('priceMin')} />
-          <Field label="Max Price" name="priceMax" type="number" inputMode="numeric" min={0} step={1} placeholder="Any" value={draft.priceMax} onChange={set('priceMax')} />
+          <Field label="Min Price" name="priceMin" type="number" inputMode="numeric" min={0} step="any" placeholder="0" value={draft.priceMin} onChange={set('priceMin')} />
+          <Field label="Max Price" name="priceMax" type="number" inputMode="numeric" min={0} step="any" placeholder="Any" value={draft.priceMax} onChange={set('priceMax')} />
         </div>
-        <Field label="Location" name="location" placeholder="State or city" maxLength={200} value={draft.location} onChange={set('location')} />
+        <Field label="Location" name="location" placeholder="State or city" maxLength={100} value={draft.location} onChange={set('location')} />
         <div className="space-y-1.5">
           <Label htmlFor={`${categoryId}-search`}>Search</Label>
           <div className="flex gap-2">

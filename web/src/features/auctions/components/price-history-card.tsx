@@ -8,7 +8,8 @@ import { PriceHistoryChart } from './price-history-chart.js';
 
 /** Price history charts are a premium feature: free users see the chart blurred with an upgrade link. */
 export function PriceHistoryCard({ history, currency, isPremium }: { history: PricePoint[]; currency?: string | null; isPremium: boolean }) {
-  const locked = !isPremium && history.length > 0;
+  const priced = history.filter((p) => typeof p.price === 'number');
+  const locked = !isPremium && priced.length > 0;
   return (
     <Card>
       <CardHeader>
@@ -27,7 +28,7 @@ export function PriceHistoryCard({ history, currency, isPremium }: { history: Pr
               <Lock className="h-6 w-6 text-slate-800" aria-hidden />
               <p className="font-semibold text-slate-900">Price history charts are a Premium feature</p>
               <p className="text-sm text-slate-700">
-                See how this listing&apos;s price has moved ({history.length} price {history.length === 1 ? 'observation' : 'observations'}).
+                See how this listing&apos;s price has moved ({priced.length} price {priced.length === 1 ? 'observation' : 'observations'}).
               </p>
               <Button asChild size="sm">
                 <Link to={BILLING_PATH}>Upgrade to Premium</Link>

@@ -12,8 +12,9 @@ export type ChartPoint = { x: number; y: number; date: Date; price: number };
 /** Points sorted by time and scaled into the chart's box; unreadable entries are dropped. */
 export function chartPoints(history: PricePoint[]): { points: ChartPoint[]; min: number; max: number } {
   const clean = history
-    .map((p) => ({ date: new Date(p.observed_at), price: Number(p.price) }))
-    .filter((p) => !Number.isNaN(p.date.getTime()) && Number.isFinite(p.price))
+    .filter((p): p is { observed_at: string; price: number } => typeof p.price === 'number' && Number.isFinite(p.price))
+    .map((p) => ({ date: new Date(p.observed_at), price: p.price }))
+    .filter((p) => !Number.isNaN(p.date.getTime()))
     .sort((a, b) => a.date.getTime() - b.date.getTime());
   if (clean.length === 0) return { points: [], min: 0, max: 0 };
   const prices = clean.map((p) => p.price);

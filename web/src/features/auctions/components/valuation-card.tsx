@@ -50,12 +50,14 @@ export function ValuationCard({ valuation, price }: { valuation: Valuation | nul
                   <dd className="text-sm font-medium text-green-800">{priceVersusFairValue(price, valuation.fair_value)}</dd>
                 )}
               </div>
-              <div>
-                <dt className="text-sm text-slate-700">Value Range</dt>
-                <dd className="text-base font-semibold">
-                  {formatMoney(valuation.low)} – {formatMoney(valuation.high)}
-                </dd>
-              </div>
+              {valuation.low !== null && valuation.high !== null && (
+                <div>
+                  <dt className="text-sm text-slate-700">Value Range</dt>
+                  <dd className="text-base font-semibold">
+                    {formatMoney(valuation.low)} – {formatMoney(valuation.high)}
+                  </dd>
+                </div>
+              )}
               {confidencePercent(valuation.confidence) !== null && (
                 <div>
                   <dt className="text-sm text-slate-700">Confidence</dt>
