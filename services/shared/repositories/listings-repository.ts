@@ -41,16 +41,19 @@ export async function findSearchCorrections(db: DbOrTx, words: string[]): Promis
 }
 
 /**
- * One tsquery group per word: the word as a prefix (so "320" finds "320D" and "excavators" finds
- * "excavator" through the english stemmer), its make synonyms and its typo corrections; groups are
- * ANDed. Words are [a-z0-9] only (searchWords), so they cannot inject tsquery syntax.
+ * One tsquery group per word: the word (a prefix when it holds a digit, so the model code "320"
+ * finds "320D" and "320FL"), its typo corrections and make synonyms; groups are ANDed, each looked
+ * up in both configurations (english stems "excavators" to the title's "excavator"). Letter-only
+ * words match whole lexemes: a prefix over a common word ("deere:*") makes GIN collect every
+ * matching TID before intersecting (400 ms at 1M rows), where an exact lexeme lets its fast scan
+ * skip along the rarer word. Words are [a-z0-9] only (searchWords): they cannot inject syntax.
  */
 export function searchQuery(words: string[], corrections: Map<string, string[]>): SQL | undefined {
   if (words.length === 0) return undefined;
   const groups = words.map((word) => {
     if (!/^[a-z0-9]+$/.test(word)) throw new Error(`unsafe search word: ${word}`);
     const fixed = corrections.get(word) ?? [];
-    const alternatives = [`${word}:*`, ...fixed, ...[word, ...fixed].flatMap((w) => MAKE_SYNONYMS[w] ?? [])];
+    const alternatives = [/[0-9]/.test(word) ? `${word}:*` : word, ...fixed, ...[word, ...fixed].flatMap((w) => MAKE_SYNONYMS[w] ?? [])];
     const text = [...new Set(alternatives)].join(' | ');
     return sql`(to_tsquery('simple'::regconfig, ${text}) || to_tsquery('english'::regconfig, ${text}))`;
   });

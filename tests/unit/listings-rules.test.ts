@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import {
+  dealLevel,
+  filterKey,
+  formatLocation,
+  makeModel,
+  pagination,
+  parseLocation,
+  plainTextDescription,
+  priceHistory,
+  searchWords,
+  toCard,
+  toDetail,
+  toListRequest,
+  type DetailRow,
+} from '../../services/listings/listing-rules.js';
+import { listQuerySchema } from '../../services/listings/listing-schemas.js';
+
+const row: DetailRow = {
+  id: 7, slug: 'cat-320-l000000001', title: '2016 Caterpillar 320FL Excavator', make: 'Caterpillar', model: '320FL', year: 2016,
+  price: 85000, currentBid: 85000, dealScore: 801, currency: 'USD', city: 'Houston', state: 'TX', auctionEndAt: '2030-06-01T12:30:00.000Z',
+  firstImageUrl: 'https://img/1.jpg', imageCount: 3, categoryId: 1, categoryName: 'Excavators', sourceId: 2, sourceName: 'IronPlanet',
+  originalUrl: 'https://site/lot/1', description: '<p>Clean &amp; ready</p><script>alert(1)</script>', hours: 5400, condition: 'Good',
+  status: 'open', bidCount: 4, fairValue: null, valueLow: null, valueHigh: null, valuationConfidence: null, comparables: null,
+};
+
+describe('searchWords', () => {
+  it('lowercases, strips accents and punctuation, drops duplicates, bounds count and length', () => {
+    expect(searchWords('CAT 320-D, Excavators!')).toEqual(['cat', '320', 'd', 'excavators']);
+    expect(searchWords('Déere deere')).toEqual(['deere']);
+    expect(searchWords("cat' & !deere :*")).toEqual(['cat', 'deere']);
+    expect(searchWords('a b c d e f g h i j')).toHaveLength(8);
+    expect(searchWords('x'.repeat(100))[0]).toHaveLength(40);
+    expect(searchWords('  ')).toEqual([]);
+    expect(searchWords(undefined)).toEqual([]);
+  });
+});
+
+describe('parseLocation', () => {
+  it('reads a state code or name, a city, or "City, ST"', () => {
+    expect(parseLocation('tx')).toEqual({ state: 'TX' });
+    expect(parseLocation(' New  York ')).toEqual({ state: 'NY' });
+    expect(parseLocation('Houston')).toEqual({ city: 'houston' });
+    expect(parseLocation('Des Moines, Iowa')).toEqual({ city: 'des moines', state: 'IA' });
+    expect(parseLocation('Paris, France')).toEqual({ city: 'paris, france' });
+    expect(parseLocation('')).toBeUndefined();
+  });
+});
+
+describe('toListRequest', () => {
+  it('defaults to page 1 of 15 in deal_score_high order, with a search too', () => {
+    expect(toListRequest(listQuerySchema.parse({}))).toMatchObject({ sort: 'deal_score_high', page: 1, pageSize: 15 });
+    expect(toListRequest(listQuerySchema.parse({ search: 'deere' })).sort).toBe('deal_score_high');
+  });
+  it('uses relevance only with search words', () => {
+    expect(toListRequest(listQuerySchema.parse({ search: 'deere', sort_by: 'relevance' })).sort).toBe('relevance');
+    expect(toListRequest(listQuerySchema.parse({ search: '!!', sort_by: 'relevance' })).sort).toBe('deal_score_high');
+  });
+  it('parses integers from the query string and rejects the rest', () => {
+    expect(listQuerySchema.parse({ min_price: '100', page: '2', category: '3' })).toMatchObject({ min_price: 100, page: 2, category: 3 });
+    for (const bad of [{ min_price: 'abc' }, { page: '0' }, { page_size: '101' }, { sort_by: 'x' }, { max_price: '1.5' }]) {
+      expect(listQuerySchema.safeParse(bad).success).toBe(false);
+    }
+  });
+  it('keys counts by filter only', () => {
+    const a = toListRequest(listQuerySchema.parse({ category: '1', page: '2', sort_by: 'price_low' }));
+    const b = toListRequest(listQuerySchema.parse({ category: '1' }));
+    const c = toListRequest(listQuerySchema.parse({ category: '2' }));
+    expect(filterKey(a.filter)).toBe(filterKey(b.filter));
+    expect(filterKey(a.filter)).not.toBe(filterKey(c.filter));
+  });
+});
+
+describe('pagination', () => {
+  it('counts pages and neighbours', () => {
+    expect(pagination(1, 15, 0)).toEqual({ current_page: 1, total_pages: 0, total_count: 0, has_next: false, has_previous: false });
+    expect(pagination(1, 15, 15)).toMatchObject({ total_pages: 1, has_next: false });
+    expect(pagination(1, 15, 16)).toMatchObject({ total_pages: 2, has_next: true, has_previous: false });
+    expect(pagination(2, 15, 16)).toMatchObject({ has_next: false, has_previous: true });
+    expect(pagination(5, 15, 16)).toMatchObject({ current_page: 5, has_next: false, has_previous: true });
+  });
+});
+
+describe('dealLevel', () => {
+  it('divides by 10, rounds up and applies 80/60/40', () => {
+    expect(dealLevel(800)).toBe('excellent');
+    expect(dealLevel(791)).toBe('excellent');
+    expect(dealLevel(790)).toBe('good');
+    expect(dealLevel(600)).toBe('good');
+    expect(dealLevel(591)).toBe('good');
+    expect(dealLevel(590)).toBe('fair');
+    expect(dealLevel(400)).toBe('fair');
+    expect(dealLevel(390)).toBe('poor');
+    expect(dealLevel(0)).toBe('poor');
+    expect(dealLevel(1000)).toBe('excellent');
+    expect(dealLevel(null)).toBeNull();
+  });
+});
+
+describe('plainTextDescription', () => {
+  it('removes markup and scripts, decodes entities, keeps paragraphs, bounds length', () => {
+    expect(plainTextDescription('<p>Clean &amp; ready</p><script>alert(1)</script><p>Runs&nbsp;well</p>')).toBe('Clean & ready\nRuns well');
+    expect(plainTextDescription('a <b>bold</b> &lt;img src=x onerror=1&gt;')).toBe('a bold ‹img src=x onerror=1›');
+    expect(plainTextDescription('x\u0000y')).toBe('xy');
+    const long = plainTextDescription('word '.repeat(5000));
+    expect(long.length).toBeLessThanOrEqual(5000);
+    expect(long.endsWith('…')).toBe(true);
+    expect(plainTextDescription(null)).toBe('');
+  });
+});
+
+describe('cards and details', () => {
+  it('names the machine by make and model, else the title', () => {
+    expect(makeModel({ make: 'CAT', model: '320', title: 't' })).toBe('CAT 320');
+    expect(makeModel({ make: 'John Deere', model: 'John Deere 310SJ', title: 't' })).toBe('John Deere 310SJ');
+    expect(makeModel({ make: null, model: null, title: 'Lot of tools' })).toBe('Lot of tools');
+    expect(formatLocation('Houston', 'TX')).toBe('Houston, TX');
+    expect(formatLocation(null, 'TX')).toBe('TX');
+    expect(formatLocation(null, null)).toBeNull();
+  });
+
+  it('maps a row to a card', () => {
+    expect(toCard(row)).toEqual({
+      id: 7, slug: 'cat-320-l000000001', make_model: 'Caterpillar 320FL', year: 2016, price: 85000, current_price: 85000, deal_score: 801,
+      currency: 'USD', location: 'Houston, TX', auction_end_date: '2030-06-01T12:30:00.000Z', first_image: 'https://img/1.jpg', image_count: 3,
+      category: { id: 1, name: 'Excavators' }, auction_site: { id: 2, name: 'IronPlanet' }, original_url: 'https://site/lot/1',
+    });
+  });
+
+  it('has no valuation until one exists, and a bounded, cleaned list of comparables after', () => {
+    const bare = toDetail(row, [], []);
+    expect(bare).toMatchObject({ valuation: null, price_history: [], images: ['https://img/1.jpg'], deal_level: 'excellent', description: 'Clean & ready' });
+    const valued = toDetail(
+      { ...row, fairValue: 100000, valueLow: 90000, valueHigh: 110000, valuationConfidence: 0.7, comparables: [
+        { title: 'CAT 320', price: 98000, sold_at: '2025-01-02', source: 'import:fastiron', url: null },
+        { title: 'broken', price: 'n/a', sold_at: '2025-01-02' },
+        ...Array.from({ length: 20 }, (_, i) => ({ title: `c${i}`, price: i, sold_at: '2025-01-01', source: 's', url: 'https://x' })),
+      ] },
+      ['https://img/a.jpg'],
+      [],
+    );
+    expect(valued.valuation).toMatchObject({ fair_value: 100000, low: 90000, high: 110000, confidence: 0.7 });
+    expect(valued.valuation!.comparables[0]).toEqual({ title: 'CAT 320', price: 98000, sold_at: '2025-01-02', source: 'import:fastiron', url: null });
+    expect(valued.valuation!.comparables).toHaveLength(10);
+    expect(valued.images).toEqual(['https://img/a.jpg']);
+  });
+
+  it('orders price history oldest first and keeps one point per change', () => {
+    expect(
+      priceHistory([
+        { observedAt: '2026-01-03T00:00:00.000Z', price: 120 },
+        { observedAt: '2026-01-01T00:00:00.000Z', price: 100 },
+        { observedAt: '2026-01-02T00:00:00.000Z', price: 100 },
+        { observedAt: '2026-01-04T00:00:00.000Z', price: 150 },
+      ]),
+    ).toEqual([
+      { observedAt: '2026-01-01T00:00:00.000Z', price: 100 },
+      { observedAt: '2026-01-03T00:00:00.000Z', price: 120 },
+      { observedAt: '2026-01-04T00:00:00.000Z', price: 150 },
+    ]);
+  });
+});
