@@ -4,7 +4,11 @@
  * headers, pagination and parsing are all exercised — not just a parse function.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { adapterEnv } from '../../services/crawler/adapter.js';
+import { govDealsAdapter } from '../../services/crawler/adapters/govdeals.js';
 import { gsaAuctionsAdapter } from '../../services/crawler/adapters/gsaauctions.js';
+import { municibidAdapter } from '../../services/crawler/adapters/municibid.js';
+import { purpleWaveAdapter } from '../../services/crawler/adapters/purplewave.js';
 import { crawlThroughFetcher } from '../support/adapter-crawl.js';
 import { startRecordedSite, type RecordedSite } from '../support/recorded-site-server.js';
 import { expectWholeListing, testConfig } from '../support/recorded-sites.js';
@@ -42,5 +46,44 @@ describe('GSA Auctions over HTTP', () => {
     const crawl = await crawlThroughFetcher(gsaAuctionsAdapter, config);
     expect(crawl.steps[0]).toMatchObject({ status: 403 });
     expect(crawl.listings).toEqual([]);
+  });
+});
+
+describe('GovDeals over HTTP', () => {
+  it('POSTs the JSON search, reads its page, and fetches an asset from its public URL', async () => {
+    const config = await serve('govdeals', 'govdeals');
+    const crawl = await crawlThroughFetcher(govDealsAdapter, config, {
+      startSteps: [...govDealsAdapter.start(adapterEnv(govDealsAdapter, config)), { label: 'detail', url: 'https://www.govdeals.com/asset/5282/3780', externalId: '5282-3780' }],
+    });
+    expect(site!.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /search/list', 'POST /assets/5282/3780/false']);
+    expect(JSON.parse(site!.requests[0]!.body)).toMatchObject({ page: 1, displayRows: 24 });
+    expect(site!.requests[0]!.headers['content-type']).toBe('application/json');
+    expect(crawl.listings).toHaveLength(11);
+    for (const l of crawl.listings) expectWholeListing(l);
+    expect(crawl.listings.find((l) => l.externalId === '5282-3780')?.city).toBe('Pittsburgh');
+  });
+});
+
+describe('Purple Wave over HTTP', () => {
+  it('sweeps upcoming (nothing recorded: an empty page) and past lots', async () => {
+    const config = await serve('purplewave', 'purplewave');
+    const crawl = await crawlThroughFetcher(purpleWaveAdapter, config);
+    expect(site!.requests.map((r) => r.query.get('dateType'))).toEqual(['upcoming', 'past']);
+    expect(site!.requests.every((r) => r.query.get('perPage') === '100' && r.query.get('page') === '1')).toBe(true);
+    expect(crawl.steps.map((s) => s.found)).toEqual([0, 6]);
+    expect(crawl.listings.map((l) => l.status)).toEqual(Array(6).fill('sold'));
+  });
+});
+
+describe('Municibid over HTTP', () => {
+  it('reads the search page, then re-checks two lots on their listing pages', async () => {
+    const config = await serve('municibid', 'municibid');
+    const env = adapterEnv(municibidAdapter, config);
+    const recheck = ['84516049', '82394410'].map((id) => municibidAdapter.detailStep!({ externalId: id, originalUrl: '' }, env)!);
+    const crawl = await crawlThroughFetcher(municibidAdapter, config, { startSteps: [...municibidAdapter.start(env), ...recheck] });
+    expect(site!.requests.map((r) => r.path)).toEqual(['/Search/Results', '/Listing/Details/84516049', '/Listing/Details/82394410']);
+    expect(crawl.steps.map((s) => s.found)).toEqual([34, 1, 1]);
+    const sold = crawl.listings.find((l) => l.externalId === '82394410');
+    expect(sold).toMatchObject({ status: 'sold', soldPrice: 21, bidCount: 8 });
   });
 });

@@ -39,14 +39,14 @@ export function allRecordedFiles(config?: Config): { site: string; file: string 
     .sort((a, b) => `${a.site}/${a.file}`.localeCompare(`${b.site}/${b.file}`));
 }
 
-export function fetchedPage(body: string, url: string, label: CrawlLabel = 'list', extra: Partial<FetchedPage['step']> = {}): FetchedPage {
+export function fetchedPage(body: string, url: string, label: CrawlLabel = 'list', extra: Partial<FetchedPage['step']> = {}, fetchedAt = '2026-11-21T06:00:00Z'): FetchedPage {
   return {
     step: { label, url, ...extra },
     url,
     status: 200,
     contentType: body.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'application/json',
     body,
-    fetchedAt: new Date('2026-11-21T06:00:00Z'),
+    fetchedAt: new Date(fetchedAt),
   };
 }
 

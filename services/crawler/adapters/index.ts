@@ -6,9 +6,12 @@ import type { Config } from '../../shared/config.js';
 import type { SourceAdapter } from '../adapter.js';
 import type { SourceRegistration } from '../repositories/sources-repository.js';
 import { demoAdapter } from './demo-adapter.js';
+import { govDealsAdapter } from './govdeals.js';
 import { gsaAuctionsAdapter } from './gsaauctions.js';
+import { municibidAdapter } from './municibid.js';
+import { purpleWaveAdapter } from './purplewave.js';
 
-export const ADAPTERS: SourceAdapter[] = [demoAdapter, gsaAuctionsAdapter];
+export const ADAPTERS: SourceAdapter[] = [demoAdapter, gsaAuctionsAdapter, govDealsAdapter, purpleWaveAdapter, municibidAdapter];
 
 export type AdapterRegistry = ReadonlyMap<string, SourceAdapter>;
 
