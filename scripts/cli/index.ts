@@ -2,5 +2,7 @@
 import type { CliCommand } from './command.js';
 import { outboxCommand } from './outbox-command.js';
 import { queuesCommand } from './queues-command.js';
+import { crawlCommand } from './crawl-command.js';
+import { sourcesCommand } from './sources-command.js';
 
-export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand];
+export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand];

@@ -118,9 +118,14 @@ export class CrawlPipeline {
 
   /** Registers steps on the run (detail steps within its lot limit) and adds their jobs. */
   private async queueSteps(run: CrawlRun, source: SourceRow, steps: CrawlStep[]): Promise<number> {
-    const lists = steps.filter((s) => s.label === 'list');
+    let lists = steps.filter((s) => s.label === 'list');
     let details = steps.filter((s) => s.label === 'detail');
-    if (details.length > 0 && run.lotLimit !== null) details = details.slice(0, await reserveLots(this.db, run.id, details.length));
+    if (details.length > 0 && run.lotLimit !== null) {
+      const wanted = details.length;
+      details = details.slice(0, await reserveLots(this.db, run.id, wanted));
+      // The lot limit is reached: further list pages would only find lots over it.
+      if (details.length < wanted) lists = [];
+    }
     const selected = [...lists, ...details];
     if (selected.length === 0) return 0;
     await addSteps(this.db, run.id, selected.map(stepKey));

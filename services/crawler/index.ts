@@ -8,6 +8,7 @@ import { QUEUES } from '../shared/queues.js';
 import type { ServiceStarter } from '../shared/service.js';
 import { createRegistry, sourceRegistrations, type AdapterRegistry } from './adapters/index.js';
 import { CrawlPipeline } from './crawl-pipeline.js';
+import { enqueueCrawlStarts } from './crawl-schedules.js';
 import { BrowserFetcher } from './fetchers/browser-fetcher.js';
 import { httpFetch, userAgent } from './fetchers/http-fetcher.js';
 import { RobotsGate } from './politeness/robots.js';
@@ -71,6 +72,10 @@ export async function startCrawlWorker(ctx: AppContext, opts: CrawlWorkerOptions
 
 export const startCrawler: ServiceStarter = async (ctx) => {
   const running = await startCrawlWorker(ctx);
+  if (ctx.config.CRAWL_ON_START) {
+    // One crawl now rather than at the next tick (the demo); the minute slot dedupes replicas.
+    await enqueueCrawlStarts(ctx, 'scheduled', `startup-${new Date().toISOString().slice(0, 16).replace(/[-T:]/g, '')}`);
+  }
   ctx.logger.info({ service: 'crawler', queue: QUEUES.crawl.name, concurrency: ctx.config.CRAWL_CONCURRENCY }, 'crawl worker running');
   return { name: 'crawler', stop: () => running.stop() };
 };

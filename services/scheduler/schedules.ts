@@ -1,4 +1,5 @@
 import type { AppContext } from '../shared/context.js';
+import { CRAWL_SCHEDULES } from '../crawler/crawl-schedules.js';
 
 /**
  * A cron schedule. Its tick only enqueues work, with job ids derived from `slot` (the tick's
@@ -12,4 +13,4 @@ export type Schedule = {
 };
 
 /** Every schedule of the product. The crawl and valuation capabilities add theirs here. */
-export const SCHEDULES: Schedule[] = [];
+export const SCHEDULES: Schedule[] = [...CRAWL_SCHEDULES];
