@@ -118,7 +118,7 @@ describe('GET /api/auctions/detail/{id}/', () => {
   });
 
   it('answers 404 {"detail": "Not found."} for unknown ids and slugs', async () => {
-    const [{ max }] = (await db.execute(sql`SELECT max(id)::int AS max FROM listings`)) as unknown as Array<{ max: number }>;
+    const [{ max }] = (await db.execute(sql`SELECT max(id)::int AS max FROM listings`)) as unknown as [{ max: number }];
     for (const key of [String(max + 1000), 'no-such-lot-l000000000', '99999999999', '0', encodeURIComponent('<script>')]) {
       const res = await detail(key);
       expect(res.statusCode, key).toBe(404);
