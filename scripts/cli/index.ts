@@ -1,8 +1,11 @@
 /** Every operator command. Capabilities add theirs here (outbox, crawl, sources, import-sales…). */
 import type { CliCommand } from './command.js';
+import { importSalesCommand } from './import-sales-command.js';
+import { modelEvalCommand } from './model-eval-command.js';
+import { modelTrainCommand } from './model-train-command.js';
 import { outboxCommand } from './outbox-command.js';
 import { queuesCommand } from './queues-command.js';
 import { crawlCommand } from './crawl-command.js';
 import { sourcesCommand } from './sources-command.js';
 
-export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand];
+export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand, importSalesCommand, modelTrainCommand, modelEvalCommand];

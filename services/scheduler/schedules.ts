@@ -1,4 +1,5 @@
 import type { AppContext } from '../shared/context.js';
+import { ALERT_SCHEDULES } from '../matcher/digest-schedule.js';
 import { CRAWL_SCHEDULES } from '../crawler/crawl-schedules.js';
 
 /**
@@ -13,4 +14,15 @@ export type Schedule = {
 };
 
 /** Every schedule of the product. The crawl and valuation capabilities add theirs here. */
-export const SCHEDULES: Schedule[] = [...CRAWL_SCHEDULES];
+export const SCHEDULES: Schedule[] = [
+  ...ALERT_SCHEDULES,
+  ...CRAWL_SCHEDULES,
+  {
+    // retrain the fair-value model on all sales history; the training job then rescores every listing
+    name: 'model-train',
+    cron: (ctx) => ctx.config.MODEL_TRAIN_SCHEDULE,
+    tick: async (ctx, slot) => {
+      await ctx.queues.enqueue('model', { action: 'train', reason: 'scheduled', slot });
+    },
+  },
+];

@@ -1,10 +1,22 @@
 import type { ServiceStarter } from '../shared/service.js';
+import { ModelStore } from './model-store.js';
+import { runModelJob } from './model-jobs.js';
+import { runScoreJob } from './score-job.js';
 
 /**
- * The scorer stage: consumes the `score` queue. Its worker arrives with valuation and deal scoring; until then
- * `score` jobs wait in their queue rather than being completed by a placeholder.
+ * The scorer stage: consumes the `score` queue (value a listing, score the deal, hand it to the
+ * matcher) and the `model` queue (retrain on sales history, rescore everything).
  */
 export const startScorer: ServiceStarter = async (ctx) => {
-  ctx.logger.warn({ service: 'scorer', queue: 'score' }, 'no score worker yet: score jobs will wait');
-  return { name: 'scorer', stop: async () => {} };
+  const models = new ModelStore(ctx.database.db);
+  const scoreWorker = ctx.queues.worker('score', (payload) => runScoreJob(ctx, models, payload), { concurrency: 4 });
+  // training holds the job for tens of seconds (in a thread); a long lock keeps it from looking stalled
+  const modelWorker = ctx.queues.worker('model', (payload) => runModelJob(ctx, payload), { concurrency: 1, lockDuration: 10 * 60_000 });
+  ctx.logger.info({ service: 'scorer', queues: ['score', 'model'] }, 'scorer running');
+  return {
+    name: 'scorer',
+    stop: async () => {
+      await Promise.allSettled([scoreWorker.close(), modelWorker.close()]);
+    },
+  };
 };

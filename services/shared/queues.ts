@@ -87,6 +87,24 @@ const notifyPayload = z.discriminatedUnion('channel', [
   }),
 ]);
 
+/** The valuation model's jobs: retrain on all sales history, or rescore every listing after a new model. */
+const modelPayload = z.object({
+  action: z.enum(['train', 'rescore-all']),
+  reason: z.enum(['scheduled', 'manual', 'new-model']).default('manual'),
+  /** The model version to rescore with (rescore-all after training): part of the job id. */
+  version: z.number().int().positive().optional(),
+  /** The scheduler's tick slot or a manual request's timestamp: part of the job id. */
+  slot: z.string().max(64).optional(),
+});
+
+/** The daily alert digest: gather each daily alert's matches of the day into one message. */
+const alertDigestPayload = z.object({
+  /** The UTC day being digested, `YYYY-MM-DD`. */
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  /** The scheduler's tick slot (or a manual request's tag): part of the job id. */
+  slot: z.string().min(1).max(64),
+});
+
 type QueueDefinition<S extends z.ZodType> = {
   name: string;
   payload: S;
@@ -123,6 +141,19 @@ export const QUEUES = {
     payload: notifyPayload,
     jobOptions: { ...defaultJobOptions, attempts: 6, backoff: { type: 'exponential', delay: 2000 } },
     jobId: (p) => `notify-${digest(p.messageKey)}`,
+  }),
+  alertDigest: defineQueue({
+    name: 'alert-digest',
+    payload: alertDigestPayload,
+    jobOptions: defaultJobOptions,
+    jobId: (p) => `alert-digest-${p.day}-${digest(p.slot)}`,
+  }),
+  model: defineQueue({
+    name: 'model',
+    payload: modelPayload,
+    // training is long and rarely helped by a quick retry
+    jobOptions: { ...defaultJobOptions, attempts: 2, backoff: { type: 'exponential', delay: 60_000 } },
+    jobId: (p) => `model-${p.action}-${p.version ?? p.slot ?? 'adhoc'}`,
   }),
 } as const;
 

@@ -4,8 +4,8 @@
  * history the machine's model has. Training twice (holdout fit for the number of trees and the
  * error quantiles, then a refit on everything) keeps the range honest about drift over time.
  */
-import { encode, buildVocabulary, FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
-import { GbdtModel, trainGbdt, type GbdtParams, type SerializedGbdt } from './gbdt.js';
+import { encode as encodeAll, buildVocabulary, FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
+import { GbdtModel, mulberry32, trainGbdt, type GbdtParams, type SerializedGbdt } from './gbdt.js';
 
 export const VALUATION_GBDT_PARAMS: Partial<GbdtParams> = {
   trees: 1500,
@@ -24,7 +24,13 @@ export const VALUATION_GBDT_PARAMS: Partial<GbdtParams> = {
 
 /** How much sales history a machine's model has: the range widens when it has little. */
 const SUPPORT_BUCKETS = [0, 1, 5, 20] as const;
-const supportBucket = (count: number) => SUPPORT_BUCKETS.reduce((b, edge, i) => (count >= edge ? i : b), 0);
+function supportBucket(count: number): number {
+  let bucket = 0;
+  SUPPORT_BUCKETS.forEach((edge, i) => {
+    if (count >= edge) bucket = i;
+  });
+  return bucket;
+}
 
 export type RangeQuantiles = { low: number; high: number; samples: number };
 
@@ -75,7 +81,7 @@ export class FairValueModel {
   }
 
   valueAll(inputs: ValuationInput[]): Valuation[] {
-    const m = encode(inputs, this.data.vocabulary);
+    const m = encodeAll(inputs, this.data.vocabulary);
     const log = this.gbdt.predict(m);
     return inputs.map((input, i) => {
       const support = this.support(input);
@@ -104,6 +110,10 @@ export type TrainOptions = {
   halfLifeYears?: number;
   /** Use this many trees for the final fit instead of the holdout's best × 1.1. */
   fixedTrees?: number;
+  /** Features left out (treated as always missing), for experiments. */
+  dropFeatures?: string[];
+  /** Which sales the first fit holds out: the latest (default) or a seeded random share. */
+  holdout?: 'latest' | 'random';
 };
 
 const DEFAULT_HALF_LIFE_YEARS = Infinity;
@@ -135,8 +145,22 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const params = { ...VALUATION_GBDT_PARAMS, ...opts.params };
   const coverage = opts.coverage ?? 0.8;
   const holdoutRows = Math.max(10, Math.round(usable.length * (opts.holdoutFraction ?? 0.15)));
-  const fit = usable.slice(0, usable.length - holdoutRows);
-  const holdout = usable.slice(usable.length - holdoutRows);
+  let fit = usable.slice(0, usable.length - holdoutRows);
+  let holdout = usable.slice(usable.length - holdoutRows);
+  if (opts.holdout === 'random') {
+    const random = mulberry32(7);
+    const inHoldout = usable.map(() => random() < holdoutRows / usable.length);
+    fit = usable.filter((_, i) => !inHoldout[i]);
+    holdout = usable.filter((_, i) => inHoldout[i]);
+  }
+  const drop = new Set(opts.dropFeatures ?? []);
+  const encode = (rows: ValuationInput[], vocab: Vocabulary) => {
+    const m = encodeAll(rows, vocab);
+    FEATURE_SPECS.forEach((spec, f) => {
+      if (drop.has(spec.name)) m.columns[f]!.fill(NaN);
+    });
+    return m;
+  };
 
   // 1. fit on the earlier sales, stop on the latest ones, and measure the errors there
   const fitVocab = buildVocabulary(fit);

@@ -12,12 +12,14 @@ const samples: { [N in QueueName]: PayloadInput<N> } = {
   score: { listingId: 42, reason: 'new', version: 'obs-1' },
   match: { listingId: 42, event: 'scored', eventKey: 'v1' },
   notify: { channel: 'email', messageKey: 'reset-1', to: 'buyer@example.com', subject: 'Hello', text: 'Body' },
+  alertDigest: { day: '2026-11-21', slot: 'manual-1' },
+  model: { action: 'train', reason: 'manual', slot: 'manual-1' },
 };
 
 /** The sample with its id-determining field changed, so each test has its own job id. */
 function variant<N extends QueueName>(name: N, tag: string): PayloadInput<N> {
   const sample = samples[name] as Record<string, unknown>;
-  const key = { crawl: 'slot', score: 'version', match: 'eventKey', notify: 'messageKey' }[name];
+  const key = { crawl: 'slot', score: 'version', match: 'eventKey', notify: 'messageKey', alertDigest: 'slot', model: 'slot' }[name];
   return { ...sample, [key]: `${tag}` } as PayloadInput<N>;
 }
 

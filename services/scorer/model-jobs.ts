@@ -1,0 +1,41 @@
+/**
+ * The `model` queue: `train` fits a new model on all sales history and then asks for a rescore of
+ * every listing; `rescore-all` adds one `score` job per listing for the newest model version.
+ */
+import type { AppContext } from '../shared/context.js';
+import type { Payload } from '../shared/queues.js';
+import { listListingIdsToScore } from '../shared/repositories/listing-scores-repository.js';
+import { latestModelVersion } from '../shared/repositories/model-versions-repository.js';
+import { trainAndStoreModel } from './train-model.js';
+
+const PAGE = 1000;
+
+export async function enqueueRescoreAll(ctx: AppContext, version: number): Promise<number> {
+  let after = 0;
+  let count = 0;
+  for (;;) {
+    const ids = await listListingIdsToScore(ctx.database.db, after, PAGE);
+    if (ids.length === 0) break;
+    await ctx.queues.enqueueBulk(
+      'score',
+      ids.map((listingId) => ({ listingId, reason: 'rescore' as const, version: `model-${version}` })),
+    );
+    count += ids.length;
+    after = ids[ids.length - 1]!;
+  }
+  return count;
+}
+
+export async function runModelJob(ctx: AppContext, payload: Payload<'model'>): Promise<Record<string, unknown>> {
+  if (payload.action === 'train') {
+    const info = await trainAndStoreModel(ctx.database.db);
+    ctx.logger.info({ version: info.version, rows: info.trainingRows, seconds: info.trainingSeconds, metrics: info.metrics }, 'model trained');
+    await ctx.queues.enqueue('model', { action: 'rescore-all', reason: 'new-model', version: info.version });
+    return { version: info.version, trainingRows: info.trainingRows };
+  }
+  const version = payload.version ?? (await latestModelVersion(ctx.database.db))?.version;
+  if (!version) return { rescored: 0, note: 'no model yet' };
+  const rescored = await enqueueRescoreAll(ctx, version);
+  ctx.logger.info({ version, rescored }, 'rescore enqueued');
+  return { version, rescored };
+}

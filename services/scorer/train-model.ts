@@ -1,0 +1,53 @@
+/**
+ * Trains a new fair-value model on all sales history (imported and crawled) and stores it as the
+ * newest version. Training runs in a worker thread.
+ */
+import { Worker } from 'node:worker_threads';
+import { NonRetryableError } from '../shared/errors.js';
+import type { Db } from '../shared/database/db.js';
+import { insertModelVersion, type ModelVersionInfo } from '../shared/repositories/model-versions-repository.js';
+import { countSoldResultsByOrigin, listTrainingSales } from '../shared/repositories/sold-results-repository.js';
+import { VALUATION_GBDT_PARAMS, type SerializedFairValueModel, type TrainOptions } from '../valuation/fair-value-model.js';
+import type { TrainingSale } from '../valuation/features.js';
+import { soldResultToSale } from './sales-history.js';
+
+/** Fewer sales than this and there is nothing worth learning. */
+export const MIN_TRAINING_SALES = 30;
+
+export function trainInThread(sales: TrainingSale[], options: TrainOptions = {}): Promise<{ model: SerializedFairValueModel; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./training-thread-bootstrap.mjs', import.meta.url), { workerData: { sales, options } });
+    worker.once('message', (message: { ok: true; model: SerializedFairValueModel; seconds: number } | { ok: false; error: string }) => {
+      if (message.ok) resolve({ model: message.model, seconds: message.seconds });
+      else reject(new Error(`training failed: ${message.error}`));
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`training thread exited with code ${code}`));
+    });
+  });
+}
+
+export async function trainAndStoreModel(db: Db, options: TrainOptions = {}): Promise<ModelVersionInfo> {
+  const rows = await listTrainingSales(db);
+  if (rows.length < MIN_TRAINING_SALES) {
+    throw new NonRetryableError(`only ${rows.length} sales in history; import some first (npm run import-sales -- --format fastiron <file>)`);
+  }
+  const sales = rows.map(soldResultToSale);
+  const { model, seconds } = await trainInThread(sales, options);
+  return insertModelVersion(db, {
+    model,
+    trainingRows: model.trainedRows,
+    trainingOrigins: await countSoldResultsByOrigin(db),
+    trainingSeconds: seconds,
+    metrics: {
+      holdoutRmsle: model.holdout.rmsle,
+      holdoutRows: model.holdout.rows,
+      trees: model.gbdt.trees.length,
+      rangeLowLog: model.ranges.overall.low,
+      rangeHighLog: model.ranges.overall.high,
+    },
+    params: { ...VALUATION_GBDT_PARAMS, ...options.params, coverage: model.coverage },
+  });
+}

@@ -1,0 +1,12 @@
+/** Runs one training off the main thread, so the API and workers sharing the process stay responsive. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { trainFairValueModel, type TrainOptions } from '../valuation/fair-value-model.js';
+import type { TrainingSale } from '../valuation/features.js';
+
+const { sales, options } = workerData as { sales: TrainingSale[]; options: TrainOptions };
+try {
+  const { model, seconds } = trainFairValueModel(sales, options);
+  parentPort!.postMessage({ ok: true, model: model.toJSON(), seconds });
+} catch (err) {
+  parentPort!.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) });
+}
