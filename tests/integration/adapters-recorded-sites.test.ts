@@ -9,6 +9,7 @@ import { govDealsAdapter } from '../../services/crawler/adapters/govdeals.js';
 import { gsaAuctionsAdapter } from '../../services/crawler/adapters/gsaauctions.js';
 import { municibidAdapter } from '../../services/crawler/adapters/municibid.js';
 import { purpleWaveAdapter } from '../../services/crawler/adapters/purplewave.js';
+import { westAuctionAdapter } from '../../services/crawler/adapters/westauction.js';
 import { crawlThroughFetcher } from '../support/adapter-crawl.js';
 import { startRecordedSite, type RecordedSite } from '../support/recorded-site-server.js';
 import { expectWholeListing, testConfig } from '../support/recorded-sites.js';
@@ -85,5 +86,22 @@ describe('Municibid over HTTP', () => {
     expect(crawl.steps.map((s) => s.found)).toEqual([34, 1, 1]);
     const sold = crawl.listings.find((l) => l.externalId === '82394410');
     expect(sold).toMatchObject({ status: 'sold', soldPrice: 21, bidCount: 8 });
+  });
+});
+
+describe('West Auctions over HTTP', () => {
+  it('POSTs the auction list (current and past), then each auction\'s items pages, as forms', async () => {
+    const config = await serve('westauction', 'westauction');
+    const crawl = await crawlThroughFetcher(westAuctionAdapter, config);
+    const auctionCalls = site!.requests.filter((r) => r.path === '/api/auctions');
+    expect(auctionCalls.map((r) => r.body)).toEqual(['page=1&past_sales=0&meta_also=0', 'page=1&past_sales=1&meta_also=0', 'page=2&past_sales=0&meta_also=0', 'page=2&past_sales=1&meta_also=0']);
+    expect(auctionCalls.every((r) => r.method === 'POST' && r.headers['content-type'] === 'application/x-www-form-urlencoded')).toBe(true);
+    expect(site!.requests.filter((r) => r.path.endsWith('/items')).map((r) => `${r.path} ${r.body}`).sort()).toEqual([
+      '/api/auctions/4421/items page=1',
+      '/api/auctions/4569/items page=1',
+      '/api/auctions/4657/items page=1',
+    ]);
+    expect(crawl.listings.map((l) => l.externalId).sort()).toEqual(['4421-586931', '4569-605582', '4569-605806', '4657-609240', '4657-609600']);
+    for (const l of crawl.listings) expect(l.url).toMatch(/^https:\/\/www\.westauction\.com\/auction\/[a-z0-9-]+-\d{4}\/bidgallery\/$/);
   });
 });

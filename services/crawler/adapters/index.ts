@@ -10,8 +10,9 @@ import { govDealsAdapter } from './govdeals.js';
 import { gsaAuctionsAdapter } from './gsaauctions.js';
 import { municibidAdapter } from './municibid.js';
 import { purpleWaveAdapter } from './purplewave.js';
+import { westAuctionAdapter } from './westauction.js';
 
-export const ADAPTERS: SourceAdapter[] = [demoAdapter, gsaAuctionsAdapter, govDealsAdapter, purpleWaveAdapter, municibidAdapter];
+export const ADAPTERS: SourceAdapter[] = [demoAdapter, gsaAuctionsAdapter, govDealsAdapter, purpleWaveAdapter, municibidAdapter, westAuctionAdapter];
 
 export type AdapterRegistry = ReadonlyMap<string, SourceAdapter>;
 
