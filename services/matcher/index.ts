@@ -1,10 +1,21 @@
 import type { ServiceStarter } from '../shared/service.js';
+import { createDigestHandler, createMatchHandler } from './match-listings.js';
 
 /**
- * The matcher stage: consumes the `match` queue. Its worker arrives with alerts; until then
- * `match` jobs wait in their queue rather than being completed by a placeholder.
+ * The matcher stage: consumes the `match` queue (a listing appeared, was scored, or dropped in
+ * price → notifications for the alerts it satisfies, instant ones handed to the notifier) and
+ * the `alert-digest` queue (the daily digest per alert).
  */
 export const startMatcher: ServiceStarter = async (ctx) => {
-  ctx.logger.warn({ service: 'matcher', queue: 'match' }, 'no match worker yet: match jobs will wait');
-  return { name: 'matcher', stop: async () => {} };
+  const logger = ctx.logger.child({ service: 'matcher' });
+  const deps = { ...ctx, logger };
+  const matchWorker = ctx.queues.worker('match', createMatchHandler(deps), { concurrency: 4 });
+  const digestWorker = ctx.queues.worker('alertDigest', createDigestHandler(deps), { concurrency: 1 });
+  logger.info({ queues: ['match', 'alert-digest'] }, 'match workers started');
+  return {
+    name: 'matcher',
+    stop: async () => {
+      await Promise.all([matchWorker.close(), digestWorker.close()]);
+    },
+  };
 };

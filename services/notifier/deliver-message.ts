@@ -17,18 +17,22 @@ import {
   recordQueuedMessage,
 } from '../shared/repositories/outbox-repository.js';
 import type { EmailTransport } from './transports/index.js';
+import type { SmsTransport } from './transports/sms-transport.js';
+import { optedOutPhones, recordAlertDelivery } from '../shared/repositories/alerts-repository.js';
 
 /** A claim older than this belongs to a worker that died mid-send: the message may be retried. */
 const STALE_CLAIM_SECONDS = 10 * 60;
 
 export const SMS_NOT_SUPPORTED = 'SMS delivery is not available yet: the message is recorded, not sent';
 
-export type DeliveryOutcome = { status: 'sent' | 'already-sent'; transport: string };
+export const SMS_OPTED_OUT = 'The recipient replied STOP: no SMS is sent to this number';
 
-export function createNotifyHandler(deps: { db: Db; transport: EmailTransport; mailFrom: string; logger: Logger }): JobHandler<'notify'> {
-  const { db, transport, logger } = deps;
+export type DeliveryOutcome = { status: 'sent' | 'already-sent' | 'skipped'; transport: string };
+
+export function createNotifyHandler(deps: { db: Db; transport: EmailTransport; sms?: SmsTransport; mailFrom: string; logger: Logger }): JobHandler<'notify'> {
+  const { db, logger } = deps;
   return async (payload: Payload<'notify'>, job: Job): Promise<DeliveryOutcome> => {
-    if (payload.channel === 'sms') {
+    if (payload.channel === 'sms' && !deps.sms) {
       // Recorded so nothing is lost, and failed honestly: SMS arrives with the alerts capability.
       await recordQueuedMessage(db, {
         messageKey: payload.messageKey,
@@ -42,15 +46,22 @@ export function createNotifyHandler(deps: { db: Db; transport: EmailTransport; m
       throw new NonRetryableError(SMS_NOT_SUPPORTED);
     }
 
+    const transport = payload.channel === 'sms' ? deps.sms! : deps.transport;
     await recordQueuedMessage(db, {
       messageKey: payload.messageKey,
-      channel: 'email',
+      channel: payload.channel,
       kind: payload.kind,
       recipient: payload.to,
-      subject: payload.subject,
-      textBody: payload.text,
-      htmlBody: payload.html ?? null,
+      subject: payload.channel === 'email' ? payload.subject : '',
+      textBody: payload.channel === 'email' ? payload.text : payload.body,
+      htmlBody: payload.channel === 'email' ? (payload.html ?? null) : null,
     });
+    // A number that replied STOP gets nothing more, even from jobs queued before the reply.
+    if (payload.channel === 'sms' && (await optedOutPhones(db, [payload.to])).has(payload.to)) {
+      await markMessageAttemptFailed(db, payload.messageKey, SMS_OPTED_OUT, true);
+      await recordAlertDelivery(db, payload.messageKey, { status: 'skipped', error: SMS_OPTED_OUT });
+      return { status: 'skipped', transport: transport.name };
+    }
     const message = await claimMessage(db, payload.messageKey, transport.name, STALE_CLAIM_SECONDS);
     if (!message) {
       const current = await findMessageByKey(db, payload.messageKey);
@@ -60,21 +71,26 @@ export function createNotifyHandler(deps: { db: Db; transport: EmailTransport; m
     }
 
     try {
-      const result = await transport.send({
-        messageKey: message.messageKey,
-        from: deps.mailFrom,
-        to: message.recipient,
-        subject: message.subject,
-        text: message.textBody,
-        html: message.htmlBody,
-      });
+      const result =
+        payload.channel === 'sms'
+          ? await deps.sms!.send({ messageKey: message.messageKey, to: message.recipient, body: message.textBody })
+          : await deps.transport.send({
+              messageKey: message.messageKey,
+              from: deps.mailFrom,
+              to: message.recipient,
+              subject: message.subject,
+              text: message.textBody,
+              html: message.htmlBody,
+            });
       await markMessageSent(db, message.messageKey, result.providerMessageId);
+      await recordAlertDelivery(db, message.messageKey, { status: 'sent' });
       logger.info({ messageKey: message.messageKey, transport: transport.name, kind: message.kind }, 'message sent');
       return { status: 'sent', transport: transport.name };
     } catch (err) {
       const attempts = job.opts.attempts ?? 1;
       const final = err instanceof NonRetryableError || job.attemptsMade + 1 >= attempts;
       await markMessageAttemptFailed(db, message.messageKey, errorMessage(err), final);
+      if (final) await recordAlertDelivery(db, message.messageKey, { status: 'failed', error: errorMessage(err) });
       logger.warn({ messageKey: message.messageKey, transport: transport.name, attempt: job.attemptsMade + 1, final, err: errorMessage(err) }, 'message not sent');
       throw err;
     }

@@ -12,6 +12,7 @@ import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alertDigests, alertNotifications, alerts, smsOptOuts } from '../../../db/schema/index.js';
 import type { AlertFrequency, DeliveryMethod } from '../../../db/schema/alerts.js';
 import type { Condition } from '../../../db/schema/listings.js';
+import { parseAlertMessageKey } from '../../alerts/alert-message-keys.js';
 import type { AlertCriteria } from '../../alerts/alert-rules.js';
 import type { DbOrTx } from '../database/db.js';
 
@@ -239,25 +240,36 @@ export async function markNotificationsSkipped(db: DbOrTx, ids: number[], reason
   `);
 }
 
-/** The notifier's report on an alert message: sent, or failed for good (with why). */
+/**
+ * The notifier's report on an alert message (found by its message key): sent, failed for good
+ * (with why), or skipped (e.g. the phone replied STOP). Other keys are not alert messages.
+ */
 export async function recordAlertDelivery(
   db: DbOrTx,
-  target: { notificationId?: number; digestId?: number },
+  messageKey: string,
   outcome: { status: 'sent' } | { status: 'failed' | 'skipped'; error: string },
 ): Promise<void> {
+  const ref = parseAlertMessageKey(messageKey);
+  if (!ref) return;
   const error = outcome.status === 'sent' ? null : outcome.error.slice(0, 2000);
-  if (target.notificationId !== undefined) {
+  const sentAt = outcome.status === 'sent' ? sql`now()` : null;
+  if (ref.kind === 'instant') {
     await db
       .update(alertNotifications)
-      .set({ status: outcome.status, error, sentAt: outcome.status === 'sent' ? sql`now()` : null, updatedAt: sql`now()` })
-      .where(eq(alertNotifications.id, target.notificationId));
+      .set({ status: outcome.status, error, sentAt, updatedAt: sql`now()` })
+      .where(eq(alertNotifications.id, ref.notificationId));
+    return;
   }
-  if (target.digestId !== undefined) {
-    await db.update(alertDigests).set({ status: outcome.status }).where(eq(alertDigests.id, target.digestId));
+  const [digest] = await db
+    .update(alertDigests)
+    .set({ status: outcome.status })
+    .where(and(eq(alertDigests.alertId, ref.alertId), eq(alertDigests.day, ref.day)))
+    .returning({ id: alertDigests.id });
+  if (digest) {
     await db
       .update(alertNotifications)
-      .set({ error, sentAt: outcome.status === 'sent' ? sql`now()` : null, updatedAt: sql`now()` })
-      .where(eq(alertNotifications.digestId, target.digestId));
+      .set({ status: outcome.status, error, sentAt, updatedAt: sql`now()` })
+      .where(eq(alertNotifications.digestId, digest.id));
   }
 }
 

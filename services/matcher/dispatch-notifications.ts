@@ -1,0 +1,153 @@
+/**
+ * Hands matched notifications to the notifier: renders each message (why it matched, link,
+ * unsubscribe link) and adds one `notify` job per notification under a key derived from the
+ * notification, then marks them queued. Running it twice (a retried match job, a crash between
+ * the two steps) queues the same keys again, which the queue and the message log send once.
+ */
+import { digestMessageKey, instantMessageKey, ALERT_DIGEST_KIND, ALERT_MESSAGE_KIND } from '../alerts/alert-message-keys.js';
+import {
+  renderDigestEmail,
+  renderDigestSms,
+  renderMatchEmail,
+  renderMatchSms,
+  type MessageAlert,
+  type MessageListing,
+} from '../alerts/alert-messages.js';
+import { categoryName, toE164 } from '../alerts/alert-rules.js';
+import { alertLinkKey } from '../alerts/alerts-service.js';
+import { unsubscribeUrl } from '../alerts/unsubscribe-tokens.js';
+import { entitlementsOf } from '../billing/billing-service.js';
+import type { AppContext } from '../shared/context.js';
+import type { PayloadInput } from '../shared/queues.js';
+import {
+  markDigestsQueued,
+  markDigestsSkipped,
+  markNotificationsQueued,
+  markNotificationsSkipped,
+  optedOutPhones,
+  pendingDigestDeliveries,
+  pendingInstantDeliveries,
+  type DeliveryRow,
+  type DigestDelivery,
+} from '../shared/repositories/alerts-repository.js';
+import type { DeliveryMethod } from '../../db/schema/alerts.js';
+
+type Deps = Pick<AppContext, 'config' | 'database' | 'queues' | 'logger'>;
+
+export const SKIP_ALERT_OFF = 'The alert was turned off before the message was sent';
+export const SKIP_OPTED_OUT = 'The phone number replied STOP';
+
+function messageAlert(row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'minDealScore' | 'keywords'>): MessageAlert {
+  return {
+    id: row.alertId,
+    equipmentType: categoryName(row.categoryId),
+    priceMin: row.priceMin,
+    priceMax: row.priceMax,
+    state: row.alertState,
+    condition: row.alertCondition,
+    minDealScore: row.minDealScore,
+    keywords: row.keywords,
+  };
+}
+
+function toDate(value: Date | string | null): Date | null {
+  return value === null ? null : value instanceof Date ? value : new Date(value);
+}
+
+/**
+ * Which channel a message really goes by: an SMS alert whose owner lost the SMS entitlement or
+ * the phone number falls back to e-mail; a number that replied STOP gets nothing (null).
+ */
+async function resolveChannels(
+  deps: Deps,
+  rows: Array<{ userId: number; channel: DeliveryMethod; phone: string }>,
+): Promise<Array<{ channel: DeliveryMethod; phone: string | null } | null>> {
+  const smsRows = rows.filter((r) => r.channel === 'sms');
+  if (smsRows.length === 0) return rows.map(() => ({ channel: 'email' as const, phone: null }));
+  const smsAllowed = new Map<number, boolean>();
+  for (const userId of new Set(smsRows.map((r) => r.userId))) {
+    smsAllowed.set(userId, (await entitlementsOf(deps.database.db, userId)).sms);
+  }
+  const stopped = await optedOutPhones(deps.database.db, smsRows.map((r) => toE164(r.phone)).filter((p): p is string => p !== null));
+  return rows.map((r) => {
+    if (r.channel !== 'sms') return { channel: 'email', phone: null };
+    const phone = toE164(r.phone);
+    if (!phone || !smsAllowed.get(r.userId)) return { channel: 'email', phone: null };
+    if (stopped.has(phone)) return null;
+    return { channel: 'sms', phone };
+  });
+}
+
+/** Queues the instant messages of these listings' pending notifications; returns how many. */
+export async function dispatchInstantNotifications(deps: Deps, listingIds: number[], now: Date = new Date()): Promise<number> {
+  const rows = await pendingInstantDeliveries(deps.database.db, listingIds);
+  if (rows.length === 0) return 0;
+  const linkKey = alertLinkKey(deps.config);
+  const appUrl = deps.config.APP_URL;
+
+  const turnedOff = rows.filter((r) => !r.alertActive);
+  const live = rows.filter((r) => r.alertActive);
+  const channels = await resolveChannels(deps, live);
+  const jobs: PayloadInput<'notify'>[] = [];
+  const queued: Array<{ id: number; messageKey: string; channel: DeliveryMethod }> = [];
+  const optedOut: number[] = [];
+
+  live.forEach((row, i) => {
+    const route = channels[i];
+    if (!route) {
+      optedOut.push(row.notificationId);
+      return;
+    }
+    const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state };
+    const messageKey = instantMessageKey(row.notificationId);
+    if (route.channel === 'sms') {
+      jobs.push({ channel: 'sms', messageKey, to: route.phone!, body: renderMatchSms({ listing, event: row.event, appUrl, now }), kind: ALERT_MESSAGE_KIND, notificationId: row.notificationId });
+    } else {
+      const email = renderMatchEmail({ alert: messageAlert(row), listing, event: row.event, appUrl, unsubscribeUrl: unsubscribeUrl(appUrl, linkKey, row.alertId), now });
+      jobs.push({ channel: 'email', messageKey, to: row.email, subject: email.subject, text: email.text, html: email.html, kind: ALERT_MESSAGE_KIND, notificationId: row.notificationId });
+    }
+    queued.push({ id: row.notificationId, messageKey, channel: route.channel });
+  });
+
+  await deps.queues.enqueueBulk('notify', jobs);
+  await markNotificationsQueued(deps.database.db, queued);
+  await markNotificationsSkipped(deps.database.db, turnedOff.map((r) => r.notificationId), SKIP_ALERT_OFF);
+  await markNotificationsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);
+  return jobs.length;
+}
+
+/** Queues the digests of `day` not yet handed to the notifier; returns how many. */
+export async function dispatchDigests(deps: Deps, day: string, now: Date = new Date()): Promise<number> {
+  const digests: DigestDelivery[] = await pendingDigestDeliveries(deps.database.db, day);
+  if (digests.length === 0) return 0;
+  const linkKey = alertLinkKey(deps.config);
+  const appUrl = deps.config.APP_URL;
+  const channels = await resolveChannels(deps, digests);
+  const jobs: PayloadInput<'notify'>[] = [];
+  const queuedIds: number[] = [];
+  const optedOut: number[] = [];
+
+  digests.forEach((d, i) => {
+    const route = channels[i];
+    if (!route) {
+      optedOut.push(d.digestId);
+      return;
+    }
+    const alert = messageAlert(d);
+    const items = d.items.map((item) => ({ event: item.event, listing: { ...item, id: item.listingId, auctionEndAt: toDate(item.auctionEndAt) } }));
+    if (items.length === 0) return;
+    const messageKey = digestMessageKey(d.alertId, d.day);
+    if (route.channel === 'sms') {
+      jobs.push({ channel: 'sms', messageKey, to: route.phone!, body: renderDigestSms({ alert, items, appUrl }), kind: ALERT_DIGEST_KIND });
+    } else {
+      const email = renderDigestEmail({ alert, items, day: d.day, appUrl, unsubscribeUrl: unsubscribeUrl(appUrl, linkKey, d.alertId), now });
+      jobs.push({ channel: 'email', messageKey, to: d.email, subject: email.subject, text: email.text, html: email.html, kind: ALERT_DIGEST_KIND });
+    }
+    queuedIds.push(d.digestId);
+  });
+
+  await deps.queues.enqueueBulk('notify', jobs);
+  await markDigestsQueued(deps.database.db, queuedIds);
+  await markDigestsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);
+  return jobs.length;
+}

@@ -1,0 +1,34 @@
+/**
+ * The match and digest job handlers. A match job records, in one set-based statement, a
+ * notification for every active alert the changed listing now satisfies, then hands the instant
+ * ones to the notifier; daily ones wait for the digest. A digest job gathers a day's daily
+ * matches into one message per alert. Both are idempotent: a second run sends nothing new.
+ */
+import type { AppContext } from '../shared/context.js';
+import type { JobHandler, Payload } from '../shared/queues.js';
+import { gatherDigests, matchChangedListings } from '../shared/repositories/alerts-repository.js';
+import { dispatchDigests, dispatchInstantNotifications } from './dispatch-notifications.js';
+
+type Deps = Pick<AppContext, 'config' | 'database' | 'queues' | 'logger'>;
+
+export type MatchOutcome = { matched: number; queued: number };
+
+export function createMatchHandler(deps: Deps): JobHandler<'match'> {
+  return async (payload: Payload<'match'>): Promise<MatchOutcome> => {
+    const now = new Date();
+    const matched = await matchChangedListings(deps.database.db, [{ listingId: payload.listingId, trigger: payload.event, eventKey: payload.eventKey }], now);
+    const queued = await dispatchInstantNotifications(deps, [payload.listingId], now);
+    if (matched > 0 || queued > 0) deps.logger.info({ listingId: payload.listingId, event: payload.event, matched, queued }, 'listing matched alerts');
+    return { matched, queued };
+  };
+}
+
+export function createDigestHandler(deps: Deps): JobHandler<'alertDigest'> {
+  return async (payload: Payload<'alertDigest'>): Promise<{ gathered: number; queued: number }> => {
+    const now = new Date();
+    const gathered = await gatherDigests(deps.database.db, payload.day, now);
+    const queued = await dispatchDigests(deps, payload.day, now);
+    deps.logger.info({ day: payload.day, gathered, queued }, 'daily alert digests');
+    return { gathered, queued };
+  };
+}

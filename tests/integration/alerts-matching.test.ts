@@ -1,0 +1,275 @@
+/**
+ * The matcher over the real database and queues: the set-based SQL agrees with the pure rule on
+ * random alerts and listings, a batch run twice records nothing new, and from the `match` queue
+ * to the outbox: one instant e-mail with why the lot matched, nothing more on a rerun or after
+ * the alert is turned off, a price drop notifies again, and the daily digest gathers matches.
+ */
+import { randomInt } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertNotifications, listings, users } from '../../db/schema/index.js';
+import type { ApiApp } from '../../services/api/app.js';
+import { alertMatches } from '../../services/alerts/alert-matching.js';
+import type { AlertCriteria } from '../../services/alerts/alert-rules.js';
+import { alertLinkKey } from '../../services/alerts/alerts-service.js';
+import { verifyUnsubscribeToken } from '../../services/alerts/unsubscribe-tokens.js';
+import { startMatcher } from '../../services/matcher/index.js';
+import { createDigestHandler } from '../../services/matcher/match-listings.js';
+import { startNotifier } from '../../services/notifier/index.js';
+import { insertAlertWithinLimit, listAlertNotifications, matchChangedListings } from '../../services/shared/repositories/alerts-repository.js';
+import { listMessages } from '../../services/shared/repositories/outbox-repository.js';
+import type { ServiceHandle } from '../../services/shared/service.js';
+import { bearer, registerUser, type SignedIn } from '../support/accounts.js';
+import { createTestApp } from '../support/app.js';
+import type { TestContext } from '../support/context.js';
+import { insertListings, insertSource } from '../support/listing-fixtures.js';
+import { waitFor } from '../support/wait.js';
+
+const HOUR = 3_600_000;
+
+function pick<T>(items: readonly T[]): T {
+  return items[randomInt(items.length)]!;
+}
+
+describe('matching SQL agrees with the pure rule', () => {
+  let ctx: TestContext;
+  let close: () => Promise<void>;
+  let app: ApiApp;
+  beforeAll(async () => {
+    ({ app, ctx, close } = await createTestApp());
+  });
+  afterAll(async () => close());
+
+  it('on random alerts and listings, and a second run of the batch records nothing', async () => {
+    const db = ctx.database.db;
+    const owners = await Promise.all([registerUser(app), registerUser(app), registerUser(app)]);
+    const words = ['cat', '320', 'deere', 'komatsu', 'cab', 'low hours', 'tracks'];
+    const states = ['TX', 'CA', 'OK'];
+    const conditions = ['New', 'Good', 'Fair', 'Parts Only'] as const;
+    const alerts: Array<{ id: number; criteria: AlertCriteria }> = [];
+    for (let i = 0; i < 300; i++) {
+      const min = pick([null, null, 10_000, 30_000]);
+      const keywordTerms = pick([null, null, null, ['cat'], ['320', 'cab'], ['komatsu']]);
+      const criteria: AlertCriteria = {
+        categoryId: pick([1, 2, 3]),
+        priceMin: min,
+        priceMax: pick([null, null, 25_000, 60_000, 5_000]),
+        state: pick([null, null, ...states]),
+        condition: pick([null, null, ...conditions]),
+        deliveryMethod: 'email',
+        frequency: pick(['instant', 'daily'] as const),
+        minDealScore: pick([null, null, 50, 80, 100, 0]),
+        keywords: keywordTerms?.join(' ') ?? null,
+        keywordTerms,
+        isActive: pick([true, true, true, false]),
+      };
+      const row = await insertAlertWithinLimit(db, pick(owners).user.id, criteria, null);
+      if (row === 'limit') throw new Error('no limit expected');
+      alerts.push({ id: row.id, criteria });
+    }
+    const source = await insertSource(db);
+    const now = new Date();
+    const inserted = await insertListings(
+      db,
+      source,
+      Array.from({ length: 120 }, (_, i) => ({
+        title: `${pick(['CAT', 'Deere', 'Komatsu'])} ${pick(['320', '210', '650'])} ${pick(['excavator', 'dozer', 'loader with cab'])} #${i}`,
+        make: pick([null, 'Caterpillar', 'John Deere']),
+        model: pick([null, '320D', 'D6']),
+        description: pick(['', 'Low hours, enclosed cab', 'Runs on tracks']),
+        categoryId: pick([1, 2, 3, 4]),
+        priceUsd: pick([null, 4_000, 9_999, 10_000, 24_999, 25_000, 45_000, 60_000, 80_000]),
+        state: pick([null, ...states, 'NY']),
+        condition: pick([null, ...conditions, 'Like New' as const]),
+        dealScore: pick([null, 0, 1, 491, 500, 791, 799, 800, 801, 991, 1000]),
+        status: pick(['open', 'open', 'open', 'closed'] as const),
+        auctionEndAt: pick([null, new Date(now.getTime() + 5 * HOUR), new Date(now.getTime() - HOUR)]),
+      })),
+    );
+
+    const created = await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'scored' as const, eventKey: 'v1' })), now);
+    const rows = await db.select().from(alertNotifications);
+    expect(rows.length).toBe(created);
+    const got = new Set(rows.map((r) => `${r.alertId}:${r.listingId}`));
+    const expected = new Set<string>();
+    for (const l of inserted) {
+      for (const a of alerts) {
+        if (alertMatches(a.criteria, { ...l, priceUsd: l.priceUsd, auctionEndAt: l.auctionEndAt }, now)) expected.add(`${a.id}:${l.id}`);
+      }
+    }
+    expect(expected.size).toBeGreaterThan(20); // the data exercises the rule
+    expect([...got].sort()).toEqual([...expected].sort());
+    expect(rows.every((r) => r.event === 'match' && r.eventKey === '' && r.status === 'pending')).toBe(true);
+
+    // The same batch again (a job run twice), and a rescore: nothing new.
+    expect(await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'scored' as const, eventKey: 'v1' })), now)).toBe(0);
+    expect(await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'scored' as const, eventKey: 'v2' })), now)).toBe(0);
+    // A price drop is a new event for the lots that still match.
+    const drops = await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'price_drop' as const, eventKey: 'p1' })), now);
+    expect(drops).toBe(expected.size);
+    expect(await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'price_drop' as const, eventKey: 'p1' })), now)).toBe(0);
+  });
+});
+
+describe('from the match queue to the outbox', () => {
+  let ctx: TestContext;
+  let app: ApiApp;
+  let close: () => Promise<void>;
+  let services: ServiceHandle[];
+  let source: { id: number; name: string };
+
+  beforeAll(async () => {
+    ({ app, ctx, close } = await createTestApp());
+    services = [await startMatcher(ctx), await startNotifier(ctx)];
+    source = await insertSource(ctx.database.db);
+  });
+  afterAll(async () => {
+    for (const s of services ?? []) await s.stop();
+    await close();
+  });
+
+  const createAlert = async (user: SignedIn, body: Record<string, unknown>) => {
+    const res = await app.inject({ method: 'POST', url: '/api/alerts/', headers: bearer(user.access_token), payload: body });
+    expect(res.statusCode).toBe(201);
+    return res.json().data as { id: number };
+  };
+
+  const underpricedExcavator = (title: string) => ({
+    title,
+    make: 'Caterpillar',
+    model: '320D',
+    categoryId: 1,
+    priceUsd: 45_000,
+    price: 45_000,
+    state: 'TX',
+    city: 'Dallas',
+    condition: 'Good' as const,
+    dealScore: 871,
+    fairValue: 62_000,
+    auctionEndAt: new Date(Date.now() + 2 * 24 * HOUR + 5 * HOUR + 10 * 60_000),
+  });
+
+  const sentTo = async (email: string) => (await listMessages(ctx.database.db, { to: email, limit: 100 })).filter((m) => m.status === 'sent');
+
+  it('sends exactly one e-mail saying why the lot matched; a rerun sends nothing; turned off → nothing more', async () => {
+    const user = await registerUser(app);
+    const alert = await createAlert(user, { equipment_type: 'Excavators', price_max: 50_000, state: 'TX' });
+    const [listing] = await insertListings(ctx.database.db, source, [underpricedExcavator('2015 CAT 320D <b>Excavator</b>')]);
+
+    await ctx.queues.enqueue('match', { listingId: listing!.id, event: 'scored', eventKey: 'score-1' });
+    const [message] = await waitFor(async () => {
+      const sent = await sentTo(user.user.email);
+      return sent.length > 0 ? sent : undefined;
+    }, 20_000, 'alert e-mail');
+    expect(message).toMatchObject({ channel: 'email', kind: 'alert', transport: 'outbox', recipient: user.user.email });
+    expect(message!.subject).toBe('Deal alert: 2015 CAT 320D <b>Excavator</b> at $45,000 (88 • Excellent Deal)');
+    const text = message!.textBody;
+    expect(text).toContain('A listing matches your Excavators alert.');
+    expect(text).toContain('Price: $45,000');
+    expect(text).toContain('Deal score: 88 • Excellent Deal');
+    expect(text).toContain('Fair value: $62,000 (asking 27% below)');
+    expect(text).toContain('Time left: 2d 5h');
+    expect(text).toContain('Location: Dallas, TX');
+    expect(text).toContain('Why it matched: Excavators · Below $50,000 · TX · any condition');
+    expect(text).toContain(`View the deal: http://localhost:8080/deal/${listing!.slug}`);
+    // Untrusted titles are escaped in HTML.
+    expect(message!.htmlBody).toContain('2015 CAT 320D &lt;b&gt;Excavator&lt;/b&gt;');
+    expect(message!.htmlBody).not.toContain('<b>Excavator</b>');
+    const unsubscribe = /Turn this alert off: (\S+)/.exec(text)![1]!;
+    const token = new URL(unsubscribe).searchParams.get('token')!;
+    expect(verifyUnsubscribeToken(alertLinkKey(ctx.config), token)).toBe(alert.id);
+
+    const [notification] = await listAlertNotifications(ctx.database.db, alert.id);
+    await waitFor(async () => ((await listAlertNotifications(ctx.database.db, alert.id))[0]?.status === 'sent' ? true : undefined));
+    expect(notification).toMatchObject({ listingId: listing!.id, event: 'match', trigger: 'scored', channel: 'email', messageKey: `alert:${notification!.id}` });
+
+    // The same job again under another id, and a rescore: no second message.
+    const rerun = await ctx.queues.enqueue('match', { listingId: listing!.id, event: 'scored', eventKey: 'score-1' }, { jobId: 'rerun-1' });
+    const rescore = await ctx.queues.enqueue('match', { listingId: listing!.id, event: 'scored', eventKey: 'score-2' });
+    for (const job of [rerun, rescore]) {
+      await waitFor(async () => ((await ctx.queues.queue('match').getJobState(job.id!)) === 'completed' ? true : undefined));
+    }
+    expect(await sentTo(user.user.email)).toHaveLength(1);
+
+    // The notifications list shows it, newest first.
+    const list = await app.inject({ method: 'GET', url: '/api/alerts/notifications/', headers: bearer(user.access_token) });
+    expect(list.json().data.items).toEqual([
+      expect.objectContaining({ alert_id: alert.id, equipment_type: 'Excavators', event: 'match', channel: 'email', status: 'sent', price: 45_000, deal_score: 871, listing: expect.objectContaining({ id: listing!.id, slug: listing!.slug }) }),
+    ]);
+
+    // The unsubscribe link turns the alert off: a new matching lot sends nothing.
+    expect((await app.inject({ method: 'GET', url: `/api/alerts/unsubscribe/?token=${encodeURIComponent(token)}` })).statusCode).toBe(200);
+    const [second] = await insertListings(ctx.database.db, source, [underpricedExcavator('2016 CAT 320D Excavator')]);
+    const job = await ctx.queues.enqueue('match', { listingId: second!.id, event: 'new', eventKey: 'new' });
+    await waitFor(async () => ((await ctx.queues.queue('match').getJobState(job.id!)) === 'completed' ? true : undefined));
+    expect(await sentTo(user.user.email)).toHaveLength(1);
+  });
+
+  it('a price drop notifies again; closed or ended lots never', async () => {
+    const user = await registerUser(app);
+    const alert = await createAlert(user, { equipment_type: 'Excavators', price_max: 50_000 });
+    const [listing, closed, ended] = await insertListings(ctx.database.db, source, [
+      underpricedExcavator('Komatsu PC210 Excavator'),
+      { ...underpricedExcavator('Closed lot'), status: 'closed' },
+      { ...underpricedExcavator('Ended lot'), auctionEndAt: new Date(Date.now() - HOUR) },
+    ]);
+    for (const l of [listing!, closed!, ended!]) await ctx.queues.enqueue('match', { listingId: l.id, event: 'new', eventKey: 'new' });
+    await waitFor(async () => ((await sentTo(user.user.email)).length === 1 ? true : undefined), 20_000);
+
+    await ctx.database.db.update(listings).set({ priceUsd: 39_000, price: 39_000 }).where(eq(listings.id, listing!.id));
+    await ctx.queues.enqueue('match', { listingId: listing!.id, event: 'price_drop', eventKey: 'obs-2' });
+    const sent = await waitFor(async () => {
+      const all = await sentTo(user.user.email);
+      return all.length === 2 ? all : undefined;
+    }, 20_000, 'price drop e-mail');
+    expect(sent[0]!.subject).toBe('Price drop: Komatsu PC210 Excavator now $39,000');
+    expect(sent[0]!.textBody).toContain('The price dropped on a listing that matches your Excavators alert.');
+    const rows = await listAlertNotifications(ctx.database.db, alert.id);
+    expect(rows.map((r) => [r.listingId, r.event, r.eventKey])).toEqual([
+      [listing!.id, 'match', ''],
+      [listing!.id, 'price_drop', 'obs-2'],
+    ]);
+  });
+
+  it('daily alerts wait for the digest: one e-mail per alert with the day’s matches, once', async () => {
+    const user = await registerUser(app);
+    const alert = await createAlert(user, { equipment_type: 'Bulldozers', frequency: 'daily' });
+    const lots = await insertListings(ctx.database.db, source, [
+      { ...underpricedExcavator('CAT D6T Dozer'), categoryId: 2, dealScore: 640 },
+      { ...underpricedExcavator('Deere 850K Dozer'), categoryId: 2, dealScore: 910, priceUsd: 88_000 },
+    ]);
+    for (const l of lots) await ctx.queues.enqueue('match', { listingId: l.id, event: 'scored', eventKey: 's1' });
+    await waitFor(async () => ((await listAlertNotifications(ctx.database.db, alert.id)).length === 2 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await sentTo(user.user.email)).toHaveLength(0);
+
+    const digest = createDigestHandler(ctx);
+    const day = new Date().toISOString().slice(0, 10);
+    await digest({ day, slot: 'test-1' }, undefined as never);
+    const [message] = await waitFor(async () => {
+      const sent = await sentTo(user.user.email);
+      return sent.length > 0 ? sent : undefined;
+    }, 20_000, 'digest e-mail');
+    expect(message!.subject).toBe('Daily digest: 2 matches for your Bulldozers alert');
+    expect(message!.kind).toBe('alert_digest');
+    // Best deal first.
+    expect(message!.textBody.indexOf('Deere 850K Dozer')).toBeLessThan(message!.textBody.indexOf('CAT D6T Dozer'));
+    expect(message!.textBody).toContain('Deal score: 91 • Excellent Deal');
+    expect(message!.textBody).toContain('Turn this alert off: http://localhost:8080/api/alerts/unsubscribe/?token=');
+
+    await digest({ day, slot: 'test-2' }, undefined as never);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await sentTo(user.user.email)).toHaveLength(1);
+    await waitFor(async () => ((await listAlertNotifications(ctx.database.db, alert.id)).every((n) => n.status === 'sent') ? true : undefined));
+  });
+
+  it('an inactive account gets nothing', async () => {
+    const user = await registerUser(app);
+    await createAlert(user, { equipment_type: 'Excavators' });
+    await ctx.database.db.update(users).set({ isActive: false }).where(eq(users.id, user.user.id));
+    const [listing] = await insertListings(ctx.database.db, source, [underpricedExcavator('Hitachi ZX210')]);
+    expect(await matchChangedListings(ctx.database.db, [{ listingId: listing!.id, trigger: 'new', eventKey: 'n' }])).toBeGreaterThanOrEqual(0);
+    const mine = (await ctx.database.db.select().from(alertNotifications).where(eq(alertNotifications.userId, user.user.id)));
+    expect(mine).toEqual([]);
+  });
+});
