@@ -7,16 +7,16 @@ import { categoryIdByName, OTHER_CATEGORY_ID, type CategoryName } from '../../sh
 
 // Order matters: the first rule that matches wins, most specific first.
 const RULES: [CategoryName, RegExp][] = [
-  ['Backhoe Loaders', /\bbackhoe\b|\bloader[\s-]backhoe\b|\btractor loader backhoe\b/i],
-  ['Skid Steers', /\bskid[\s-]?steer|\bcompact track loader\b|\bmulti[\s-]terrain loader\b|\btrack loader\b|\bposi[\s-]?track\b|\bctl\b/i],
-  ['Excavators', /\bexcavator|\btrackhoe\b|\bmini[\s-]?ex\b|\bhydraulic excavator/i],
-  ['Bulldozers', /\b(bull)?dozer\b|\bcrawler tractor\b|\bcrawler dozer\b/i],
-  ['Graders', /\bgrader\b/i],
-  ['Compactors', /\bcompactor\b|\b(vibratory|smooth drum|padfoot|pneumatic|tandem|double drum|single drum)\b.*\broller\b|\broller\b.*\bcompact|\brammer\b|\bsoil roller\b|\bdrum roller\b/i],
-  ['Cranes', /\bcrane\b|\bboom truck\b/i],
-  ['Generators', /\bgenerator\b|\bgen[\s-]?set\b|\bpower system\b/i],
-  ['Dump Trucks', /\bdump truck\b|\bdump\b.*\btruck\b|\btruck\b.*\bdump\b|\btipper\b|\barticulated (dump|hauler)\b|\brock truck\b|\boff[\s-]highway truck\b/i],
-  ['Wheel Loaders', /\bwheel loader\b|\bfront[\s-]end loader\b|\bpayloader\b|\bloader\b/i],
+  ['Backhoe Loaders', /\bbackhoes?\b|\bloader[\s-]backhoes?\b|\btractor loader backhoes?\b/i],
+  ['Skid Steers', /\bskid[\s-]?steers?|\bcompact track loaders?\b|\bmulti[\s-]terrain loaders?\b|\btrack loaders?\b|\bposi[\s-]?track\b|\bctl\b/i],
+  ['Excavators', /\bexcavators?\b|\btrackhoes?\b|\bmini[\s-]?ex\b/i],
+  ['Bulldozers', /\b(bull)?dozers?\b|\bcrawler tractors?\b/i],
+  ['Graders', /\bgraders?\b/i],
+  ['Compactors', /\bcompactors?\b|\b(vibratory|smooth drum|padfoot|pneumatic|tandem|double drum|single drum)\b.*\brollers?\b|\brollers?\b.*\bcompact|\brammers?\b|\bsoil rollers?\b|\bdrum rollers?\b/i],
+  ['Cranes', /\bcranes?\b|\bboom trucks?\b/i],
+  ['Generators', /\bgenerators?\b|\bgen[\s-]?sets?\b|\bpower systems?\b/i],
+  ['Dump Trucks', /\bdump trucks?\b|\bdump\b.*\btrucks?\b|\btrucks?\b.*\bdump\b|\btippers?\b|\barticulated (dump|haulers?)\b|\brock trucks?\b|\boff[\s-]highway trucks?\b/i],
+  ['Wheel Loaders', /\bwheel loaders?\b|\bfront[\s-]end loaders?\b|\bpayloaders?\b|\bloaders?\b/i],
 ];
 
 /** The machine part of a title: before " with ", " w/ ", " includes ", " and attachments". */
@@ -30,7 +30,7 @@ export function categoryIdFor(...texts: (string | null | undefined)[]): number {
     if (!text) continue;
     const part = machinePart(text);
     // A trailer carrying a machine, or a part of a machine, is not the machine.
-    if (/\btrailer\b|\bbucket\b|\battachment\b|\bparts?\b|\btires?\b|\btracks? only\b/i.test(part) && !/\bdump truck\b/i.test(part)) {
+    if (/\btrailers?\b|\bbuckets?\b|\battachments?\b|\bparts?\b|\btires?\b|\btracks? only\b/i.test(part) && !/\bdump trucks?\b/i.test(part)) {
       if (!/\b(excavator|dozer|loader|grader|crane|generator|compactor|roller)\b.*\b(with|w\/)\b/i.test(text)) continue;
     }
     for (const [name, pattern] of RULES) if (pattern.test(part)) return categoryIdByName(name)!;

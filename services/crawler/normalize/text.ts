@@ -79,6 +79,7 @@ export function absoluteUrl(value: unknown, base: string, maxLength = 2048): str
 /** `$42,500.00`, `42500`, 42500 → 42500; anything else (negative, absurd, text) → null. */
 export function parseMoney(value: unknown): number | null {
   if (value === null || value === undefined || value === '') return null;
+  if (typeof value !== 'number' && !/[0-9]/.test(String(value))) return null;
   const n = typeof value === 'number' ? value : Number(String(value).replace(/[^0-9.\-]/g, ''));
   if (!Number.isFinite(n) || n < 0 || n > 1e11) return null;
   return Math.round(n * 100) / 100;
