@@ -10,6 +10,7 @@ import {
   createSession,
   findSessionByRefreshToken,
   findSessionUser,
+  pruneExpiredTokens,
   revokeSession,
   revokeUserSessions,
   spendPasswordResetToken,
@@ -198,6 +199,10 @@ export class AccountsService {
 
   private async startSession(user: UserRow, method: SessionMethod): Promise<SignInResult> {
     const sessionId = await createSession(this.db, user.id, method);
+    // Housekeeping now and then, off the request path: long-expired tokens and old revoked sessions.
+    if (Math.random() < 0.01) {
+      void pruneExpiredTokens(this.db).catch((err: unknown) => this.ctx.logger.warn({ err }, 'pruning expired tokens failed'));
+    }
     const refresh = await this.issueRefreshToken(sessionId);
     const access = await this.issueAccessToken(user.id, sessionId);
     await recordLogin(this.db, user.id);

@@ -1,14 +1,18 @@
 /**
  * The e-mail capability on the notify queue: the local outbox transport (no provider set),
- * SMTP through nodemailer against a local server, SMS jobs failed honestly, and the operator's
+ * SMTP through nodemailer against a local server, SMS failed honestly without an SMS transport,
+ * stranded messages put back, and the operator's
  * `outbox` command.
  */
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SMS_NOT_SUPPORTED } from '../../services/notifier/deliver-message.js';
+import { createNotifyHandler, SMS_NOT_SUPPORTED } from '../../services/notifier/deliver-message.js';
+import { createOutboxTransport } from '../../services/notifier/transports/outbox-transport.js';
+import { NonRetryableError } from '../../services/shared/errors.js';
 import { startNotifier } from '../../services/notifier/index.js';
 import { queueEmail } from '../../services/notifier/queue-email.js';
-import { findMessageByKey, listMessages } from '../../services/shared/repositories/outbox-repository.js';
+import { requeueStrandedMessages } from '../../services/notifier/requeue-stranded.js';
+import { findMessageByKey, listMessages, recordQueuedMessage } from '../../services/shared/repositories/outbox-repository.js';
 import type { ServiceHandle } from '../../services/shared/service.js';
 import { outboxCommand } from '../../scripts/cli/outbox-command.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -76,12 +80,29 @@ describe('outbox transport (no provider configured)', () => {
     expect(await settled(ctx, 'direct-1')).toMatchObject({ status: 'sent', kind: 'alert' });
   });
 
-  it('fails SMS jobs as not supported, recorded, without retrying', async () => {
-    const job = await ctx.queues.enqueue('notify', { channel: 'sms', messageKey: 'sms-1', to: '+15550100', body: 'Deal found' }, { attempts: 3, backoff: { type: 'fixed', delay: 50 } });
-    expect(await finalState(ctx, job.id!)).toBe('failed');
-    const failed = (await ctx.queues.queue('notify').getJob(job.id!)) as Job;
-    expect(failed.attemptsMade).toBe(1);
-    expect(failed.failedReason).toBe(SMS_NOT_SUPPORTED);
+  it('puts back messages whose job never reached the queue, without duplicating the others', async () => {
+    // As if the queue store was down when queueEmail ran: recorded as queued, no job.
+    await recordQueuedMessage(ctx.database.db, { messageKey: 'stranded-1', channel: 'email', kind: 'test', recipient: 'stranded@example.com', subject: 'Lost?', textBody: 'Not lost' });
+    await ctx.database.sql`UPDATE outbox_messages SET updated_at = now() - interval '10 minutes' WHERE message_key = 'stranded-1'`;
+    expect(await requeueStrandedMessages(ctx, 60)).toBe(1);
+    expect(await settled(ctx, 'stranded-1')).toMatchObject({ status: 'sent', attempts: 1 });
+    // Sent messages are not candidates; running the sweep again finds nothing.
+    expect(await requeueStrandedMessages(ctx, 60)).toBe(0);
+    const { out } = await captureStdout(() => outboxCommand.run(ctx, ['--requeue']));
+    expect(out).toBe('0 stranded messages put back on the notify queue.\n');
+  });
+
+  it('fails SMS as not supported, recorded, when the handler has no SMS transport', async () => {
+    // The handler alone, as a notifier built without an SMS transport runs it.
+    const handler = createNotifyHandler({ db: ctx.database.db, transport: createOutboxTransport(), mailFrom: 'x@example.com', logger: ctx.logger });
+    const job = { opts: { attempts: 3 }, attemptsMade: 0 } as unknown as Job;
+    const sms = { channel: 'sms' as const, messageKey: 'sms-1', to: '+15550100', body: 'Deal found', kind: 'alert' };
+    const error = await handler(sms, job).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(NonRetryableError);
+    expect((error as Error).message).toBe(SMS_NOT_SUPPORTED);
     expect(await findMessageByKey(ctx.database.db, 'sms-1')).toMatchObject({ channel: 'sms', status: 'failed', recipient: '+15550100', textBody: 'Deal found', lastError: SMS_NOT_SUPPORTED });
   });
 

@@ -74,3 +74,13 @@ export async function listMessages(db: DbOrTx, opts: { to?: string; limit?: numb
     .orderBy(desc(outboxMessages.createdAt), desc(outboxMessages.id))
     .limit(Math.min(Math.max(opts.limit ?? 20, 1), 1000));
 }
+
+/** Messages still `queued` after `olderThanSeconds`: candidates for re-adding their job. */
+export async function listStrandedMessages(db: DbOrTx, olderThanSeconds: number, limit: number): Promise<OutboxMessage[]> {
+  return db
+    .select()
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.status, 'queued'), sql`${outboxMessages.updatedAt} < now() - make_interval(secs => ${olderThanSeconds})`))
+    .orderBy(outboxMessages.id)
+    .limit(limit);
+}
