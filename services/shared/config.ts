@@ -119,6 +119,12 @@ const envSchema = z
     CRAWL_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(8 * 1024 * 1024),
     CRAWL_BROWSER_PAGES: z.coerce.number().int().min(1).max(8).default(2),
 
+    /**
+     * Listings API: how long (at least) a filter's result count is reused; costly counts are kept
+     * longer (up to 12×). 0 = count on every request (the default under tests).
+     */
+    LISTINGS_COUNT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).optional(),
+
     SHARED_DIR: z.string().default('../shared'),
     CI: bool.default(false),
   })
@@ -148,6 +154,8 @@ const envSchema = z
       CORS_ORIGINS: env.CORS_ORIGINS ?? [new URL(appUrl).origin],
       // Under tests and CI no real source may be reached: the fetcher only talks to loopback.
       CRAWL_ALLOW_ONLY_LOOPBACK: env.CRAWL_ALLOW_ONLY_LOOPBACK ?? (isTest || env.CI),
+      // Tests insert listings between requests and must see exact counts at once.
+      LISTINGS_COUNT_CACHE_SECONDS: env.LISTINGS_COUNT_CACHE_SECONDS ?? (isTest ? 0 : 5),
       QUEUE_BACKEND: env.REDIS_URL ? ('redis' as const) : ('postgres' as const),
     };
   });

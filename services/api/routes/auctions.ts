@@ -28,18 +28,13 @@ import {
   notFoundSchema,
 } from '../../listings/listing-schemas.js';
 
-/** How long a filter's result count is reused (see CountCache). Pages themselves are always fresh. */
-export const COUNT_CACHE_BASE_TTL_MS = 5_000;
-export const COUNT_CACHE_MAX_TTL_MS = 60_000;
 
 export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const db = ctx.database.db;
-    // Tests insert fixtures between requests and must see exact counts at once.
-    const counts = new CountCache({
-      baseTtlMs: ctx.config.NODE_ENV === 'test' ? 0 : COUNT_CACHE_BASE_TTL_MS,
-      maxTtlMs: COUNT_CACHE_MAX_TTL_MS,
-    });
+    // A filter's count is reused a while (see CountCache); pages themselves are always fresh.
+    const ttlMs = ctx.config.LISTINGS_COUNT_CACHE_SECONDS * 1000;
+    const counts = new CountCache({ baseTtlMs: ttlMs, maxTtlMs: 12 * ttlMs });
 
     app.get(
       '/api/auctions/list/',
