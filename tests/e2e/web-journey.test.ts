@@ -1,0 +1,366 @@
+/**
+ * The web app in the system Chromium against the real built app, API and database:
+ * sign up → the dashboard shows the seeded listings → filter by category and price → sort →
+ * page → open a deal → back; a signed-out visitor is sent to /login and returned to the page
+ * they asked for; an expired access token is refreshed silently. Screenshots of every screen
+ * at desktop and mobile widths go to test-results/screenshots/.
+ */
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertListings, insertPriceObservations, insertSource, type ListingFixture } from '../support/listing-fixtures.js';
+import { launchChromium, screenshotPath, startImageHost, startWebStack, type WebStack } from '../support/web-stack.js';
+
+const ACCESS_TTL_SECONDS = 30;
+const PASSWORD = 'Bulldozer-Sunset-42';
+const DESKTOP = { width: 1366, height: 900 };
+const MOBILE = { width: 390, height: 844 };
+const STATES = ['TX', 'IA', 'CO', 'GA', 'OH'] as const;
+const CITIES: Record<(typeof STATES)[number], string> = { TX: 'Dallas', IA: 'Des Moines', CO: 'Denver', GA: 'Atlanta', OH: 'Columbus' };
+
+let stack: WebStack;
+let images: { url: string; close(): Promise<void> };
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const email = `journey-${Date.now()}@example.com`;
+let featuredSlug = '';
+let signedUpAt = 0;
+
+async function newPage(viewport = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ viewport, baseURL: stack.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  // Only loopback: any other host is a bug in the app or the test.
+  await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
+  return page;
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page.screenshot({ path: screenshotPath(`web-${name}`), fullPage: true });
+}
+
+/** The screen at desktop and mobile width. */
+async function shootBoth(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize() ?? DESKTOP;
+  await page.setViewportSize(DESKTOP);
+  await shoot(page, `${name}-desktop`);
+  await page.setViewportSize(MOBILE);
+  await shoot(page, `${name}-mobile`);
+  await page.setViewportSize(original);
+}
+
+function waitForList(page: Page, check: (q: URLSearchParams) => boolean = () => true): Promise<Response> {
+  return page.waitForResponse((r) => r.url().includes('/api/auctions/list/') && check(new URL(r.url()).searchParams) && r.status() === 200);
+}
+
+async function cardPrices(page: Page): Promise<number[]> {
+  const texts = await page.getByTestId('deal-card').locator('p.text-xl').allTextContents();
+  return texts.map((t) => Number(t.replace(/[^0-9]/g, '')));
+}
+
+beforeAll(async () => {
+  [stack, images] = await Promise.all([
+    startWebStack({ env: { ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TTL_SECONDS) } }),
+    startImageHost(),
+  ]);
+  const db = stack.ctx.database.db;
+  const source = await insertSource(db, 'demo-auctions', 'Demo Auctions');
+  const day = 24 * 3600 * 1000;
+  // 40 excavators priced 20,000 … 215,000 (5,000 apart), 6 bulldozers, 4 wheel loaders.
+  const excavators: ListingFixture[] = Array.from({ length: 40 }, (_, i) => {
+    const state = STATES[i % STATES.length]!;
+    return {
+      title: `Caterpillar 3${String(i).padStart(2, '0')} Excavator`,
+      make: 'Caterpillar',
+      model: `3${String(i).padStart(2, '0')}`,
+      year: 2010 + (i % 12),
+      hours: 2000 + i * 150,
+      condition: 'Good',
+      categoryId: 1,
+      city: CITIES[state],
+      state,
+      askingPrice: 20_000 + i * 5_000,
+      dealScore: (i * 137) % 1000,
+      auctionEndAt: new Date(Date.now() + (i % 7) * day + (i % 5 === 0 ? 5 * 3600 * 1000 : 2 * day)),
+      description: `Well maintained excavator number ${i}. Cab with A/C, new undercarriage.`,
+      images: i % 4 === 3 ? [] : [`${images.url}/img/Excavator-${i}-a`, `${images.url}/img/Excavator-${i}-b`, `${images.url}/img/Excavator-${i}-c`],
+    };
+  });
+  const bulldozers: ListingFixture[] = Array.from({ length: 6 }, (_, i) => ({
+    title: `Komatsu D6${i} Dozer`,
+    make: 'Komatsu',
+    model: `D6${i}`,
+    categoryId: 2,
+    city: 'Denver',
+    state: 'CO',
+    askingPrice: i === 0 ? null : 60_000 + i * 9_000,
+    dealScore: i === 1 ? null : 500 + i * 60,
+    images: [`${images.url}/img/Dozer-${i}`],
+  }));
+  const loaders: ListingFixture[] = Array.from({ length: 4 }, (_, i) => ({
+    title: `Volvo L${60 + i * 10} Wheel Loader`,
+    make: 'Volvo',
+    model: `L${60 + i * 10}`,
+    categoryId: 3,
+    city: 'Atlanta',
+    state: 'GA',
+    askingPrice: 45_000 + i * 11_000,
+    dealScore: 300 + i * 150,
+    images: [],
+    imageCount: 2,
+    firstImageUrl: null,
+  }));
+  await insertListings(db, source, [...excavators, ...bulldozers, ...loaders]);
+  const [featured] = await insertListings(db, source, [
+    {
+      title: '2018 Caterpillar 320 GC Excavator',
+      make: 'Caterpillar',
+      model: '320 GC',
+      year: 2018,
+      hours: 4210,
+      condition: 'Like New',
+      categoryId: 1,
+      city: 'Houston',
+      state: 'TX',
+      askingPrice: 96_000,
+      currentBid: 84_500,
+      bidCount: 6,
+      dealScore: 995,
+      fairValue: 103_000,
+      valueLow: 92_000,
+      valueHigh: 114_000,
+      valuationConfidence: 0.74,
+      comparables: [
+        { title: '2017 Caterpillar 320', price: 99_000, sold_at: '2026-09-14', source: 'Fast Iron', url: 'http://127.0.0.1/sold/1' },
+        { title: '2019 Caterpillar 320 GC', price: 108_500, sold_at: '2026-08-02', source: 'Fast Iron', url: null },
+      ],
+      auctionEndAt: new Date(Date.now() + 2 * day + 3 * 3600 * 1000),
+      description: 'One owner. Full service history.\nAuxiliary hydraulics, quick coupler.',
+      images: [`${images.url}/img/Cat-320-front`, `${images.url}/img/Cat-320-side`, `${images.url}/img/Cat-320-cab`],
+    },
+  ]);
+  featuredSlug = featured!.slug;
+  await insertPriceObservations(db, featured!.id, [
+    { observedAt: new Date(Date.now() - 9 * day), price: 70_000, currentBid: 70_000, bidCount: 1 },
+    { observedAt: new Date(Date.now() - 6 * day), price: 76_000, currentBid: 76_000, bidCount: 3 },
+    { observedAt: new Date(Date.now() - 2 * day), price: 84_500, currentBid: 84_500, bidCount: 6 },
+  ]);
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await browser?.close();
+  await images?.close();
+  await stack?.close();
+});
+
+describe('web app in Chromium against the real API and database', () => {
+  it('landing, sign-in screens and the 404 page render (desktop and mobile)', async () => {
+    const page = await newPage();
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Start Finding Deals' }).waitFor();
+    await page.getByText('1,200+').waitFor();
+    await shootBoth(page, 'landing-signed-out');
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'Sign In' }).waitFor();
+    await shootBoth(page, 'login');
+    await page.goto('/signup');
+    await page.getByRole('heading', { name: 'Create Account' }).waitFor();
+    await shootBoth(page, 'signup');
+    await page.goto('/forgot-password');
+    await page.getByRole('button', { name: 'Send Reset Link' }).waitFor();
+    await shootBoth(page, 'forgot-password');
+    await page.goto('/reset/MQ/not-a-real-token');
+    await page.getByRole('button', { name: 'Reset Password' }).waitFor();
+    await shootBoth(page, 'reset-password');
+    await page.goto('/reset/MQ');
+    await page.waitForURL('**/forgot-password');
+    await page.getByText('Invalid Reset Link').waitFor();
+    await page.goto('/no/such/page');
+    await page.getByText('Oops! Page not found').waitFor();
+    await shootBoth(page, 'not-found');
+  });
+
+  it('sign up → dashboard → filter by category and price → sort → page → open a deal → back', async () => {
+    const page = await newPage();
+    await page.goto('/signup');
+    await page.getByLabel('First Name').fill('Dana');
+    await page.getByLabel('Last Name').fill('Miller');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel(/^City/).fill('Austin');
+    await page.getByRole('checkbox').click();
+    const firstList = waitForList(page);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.waitForURL('**/dashboard');
+    signedUpAt = Date.now();
+    await page.getByText('Account Created').waitFor();
+    await firstList;
+
+    // Every open listing the database holds (51), 15 to a page, best deal first.
+    await page.getByText('51 deals found').waitFor();
+    await expect(page.getByTestId('deal-card').count()).resolves.toBe(15);
+    await page.getByText('Page 1 of 4').waitFor();
+    await expect(page.getByTestId('deal-card').first().getByRole('heading').textContent()).resolves.toBe('Caterpillar 320 GC');
+    await page.getByTestId('deal-card').first().getByText('100 • Excellent Deal').waitFor();
+    await shootBoth(page, 'dashboard');
+
+    // Category applies at once.
+    let listed = waitForList(page, (q) => q.get('category') === '1');
+    await page.getByLabel('Category').selectOption({ label: 'Excavators' });
+    await listed;
+    await page.getByText('41 deals found').waitFor();
+
+    // Price range (whole dollars) with Apply Filters.
+    await page.getByLabel('Min Price').fill('50000');
+    await page.getByLabel('Max Price').fill('150000');
+    listed = waitForList(page, (q) => q.get('min_price') === '50000' && q.get('max_price') === '150000' && q.get('category') === '1');
+    await page.getByRole('button', { name: 'Apply Filters' }).click();
+    await listed;
+    // 50,000 … 150,000 in 5,000 steps is 21 excavators, plus the featured one at 84,500.
+    await page.getByText('22 deals found').waitFor();
+    for (const price of await cardPrices(page)) {
+      expect(price).toBeGreaterThanOrEqual(50_000);
+      expect(price).toBeLessThanOrEqual(150_000);
+    }
+
+    // Sort by price, low to high.
+    listed = waitForList(page, (q) => q.get('sort_by') === 'price_low');
+    await page.getByLabel('Sort by').selectOption('price_low');
+    await listed;
+    await page.getByText('Page 1 of 2').waitFor();
+    const page1 = await cardPrices(page);
+    expect(page1).toHaveLength(15);
+    expect(page1).toEqual([...page1].sort((a, b) => a - b));
+    expect(page1[0]).toBe(50_000);
+    await shoot(page, 'dashboard-filtered-desktop');
+
+    // Next page continues the order.
+    listed = waitForList(page, (q) => q.get('page') === '2');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await listed;
+    await page.getByText('Page 2 of 2').waitFor();
+    const page2 = await cardPrices(page);
+    expect(page2).toHaveLength(7);
+    expect(page2[0]!).toBeGreaterThanOrEqual(page1.at(-1)!);
+    expect(page2.at(-1)).toBe(150_000);
+    const dashboardUrl = page.url();
+    expect(new URL(dashboardUrl).search).toBe('?category=1&min_price=50000&max_price=150000&sort_by=price_low&page=2');
+
+    // Open a deal.
+    const firstCard = page.getByTestId('deal-card').first();
+    const title = (await firstCard.getByRole('heading').textContent())!;
+    await firstCard.getByRole('link', { name: /View details/ }).click();
+    await page.waitForURL('**/deal/**');
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.getByText('Equipment Details').waitFor();
+
+    // Back to Dashboard keeps filters, sort and page.
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await page.waitForURL(dashboardUrl);
+    await page.getByText('Page 2 of 2').waitFor();
+    await expect(cardPrices(page)).resolves.toEqual(page2);
+
+    // And so does the browser's back button.
+    await page.getByTestId('deal-card').nth(1).getByRole('link', { name: /View details/ }).click();
+    await page.waitForURL('**/deal/**');
+    await page.goBack();
+    await page.waitForURL(dashboardUrl);
+    await page.getByText('Page 2 of 2').waitFor();
+    await expect(page.getByLabel('Min Price').inputValue()).resolves.toBe('50000');
+
+    // The featured deal: valuation, comparables, the locked (free plan) price history.
+    await page.goto(`/deal/${featuredSlug}`);
+    await page.getByRole('heading', { level: 1, name: 'Caterpillar 320 GC' }).waitFor();
+    await page.getByText('2018 • 4,210 hours • Like New').waitFor();
+    await page.getByText('100 • Excellent Deal').waitFor();
+    await expect(page.getByTestId('deal-price').textContent()).resolves.toBe('$84,500');
+    await page.getByText('2d 3h left').or(page.getByText('2d 2h left')).first().waitFor();
+    await page.getByText('3 images available').waitFor();
+    await page.getByRole('button', { name: 'Next image' }).click();
+    await page.getByRole('img', { name: /image 2 of 3/ }).waitFor();
+    await page.getByText('$103,000').waitFor();
+    await page.getByText('18% below fair value').waitFor();
+    await expect(page.getByRole('link', { name: /2017 Caterpillar 320/ }).getAttribute('href')).resolves.toBe('http://127.0.0.1/sold/1');
+    const locked = page.getByTestId('price-history-locked');
+    await locked.waitFor();
+    await expect(locked.getByRole('link', { name: 'Upgrade to Premium' }).getAttribute('href')).resolves.toBe('/account?tab=billing');
+    await expect(page.getByRole('link', { name: /View Original Auction/ }).getAttribute('target')).resolves.toBe('_blank');
+    await shootBoth(page, 'deal-detail');
+
+    // Unknown deal.
+    await page.goto('/deal/no-such-lot');
+    await page.getByRole('heading', { name: 'Deal Not Found' }).waitFor();
+    await shootBoth(page, 'deal-not-found');
+
+    // Mobile: one column and the collapsible menu.
+    await page.setViewportSize(MOBILE);
+    await page.goto('/dashboard');
+    await page.getByText('51 deals found').waitFor();
+    const [a, b] = await page.getByTestId('deal-card').evaluateAll((els) => els.slice(0, 2).map((e) => e.getBoundingClientRect().left));
+    expect(a).toBe(b);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.locator('#mobile-menu').getByRole('link', { name: 'Alerts' }).waitFor();
+    await shoot(page, 'nav-mobile-menu-mobile');
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: /Account menu for Dana Miller/ }).click();
+    await page.getByRole('menuitem', { name: 'Billing' }).waitFor();
+    await shoot(page, 'nav-avatar-menu-desktop');
+    await page.keyboard.press('Escape');
+
+    // Landing page, signed in.
+    await page.goto('/');
+    await page.getByText('Welcome, Dana').waitFor();
+    await shootBoth(page, 'landing-signed-in');
+  }, 120_000);
+
+  it('an expired access token is refreshed silently (rotated refresh token stored)', async () => {
+    expect(signedUpAt).toBeGreaterThan(0);
+    const page = contexts.at(-1)!.pages()[0]!;
+    const refreshBefore = await page.evaluate(() => localStorage.getItem('refresh_token'));
+    const accessBefore = await page.evaluate(() => localStorage.getItem('access_token'));
+    const wait = signedUpAt + (ACCESS_TTL_SECONDS + 2) * 1000 - Date.now();
+    if (wait > 0) await page.waitForTimeout(wait);
+
+    const seen: string[] = [];
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/auth/')) seen.push(`${r.request().method()} ${path} ${r.status()}`);
+    });
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'Equipment Deals' }).waitFor();
+    await page.getByRole('button', { name: /Account menu for Dana Miller/ }).waitFor();
+    expect(seen).toEqual(['GET /api/auth/profile/ 401', 'POST /api/auth/token/refresh/ 200', 'GET /api/auth/profile/ 200']);
+    expect(page.url()).toMatch(/\/dashboard$/);
+    const refreshAfter = await page.evaluate(() => localStorage.getItem('refresh_token'));
+    const accessAfter = await page.evaluate(() => localStorage.getItem('access_token'));
+    expect(refreshAfter).toBeTruthy();
+    expect(refreshAfter).not.toBe(refreshBefore);
+    expect(accessAfter).not.toBe(accessBefore);
+
+    // Logout goes home signed out.
+    await page.getByRole('button', { name: /Account menu for Dana Miller/ }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL(`${stack.url}/`);
+    await page.getByRole('link', { name: 'Get Started' }).waitFor();
+    await expect(page.evaluate(() => localStorage.getItem('access_token'))).resolves.toBeNull();
+  }, 90_000);
+
+  it('a signed-out visitor is sent to /login and returned to the page they asked for', async () => {
+    const page = await newPage(MOBILE);
+    await page.goto(`/deal/${featuredSlug}`);
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password-1');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByText('Login Failed').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`**/deal/${featuredSlug}`);
+    await page.getByText('Login Successful').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Caterpillar 320 GC' }).waitFor();
+  }, 60_000);
+});
