@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { alertMatches, badgeScore, type MatchableListing } from '../../services/alerts/alert-matching.js';
+import { keywordTerms, MESSAGES, planViolation, toE164, validateAlert, type AlertCriteria } from '../../services/alerts/alert-rules.js';
+import { slotTime } from '../../services/matcher/digest-schedule.js';
+import { digestMessageKey, instantMessageKey, parseAlertMessageKey } from '../../services/alerts/alert-message-keys.js';
+
+describe('alert validation (spec §5)', () => {
+  it('requires an equipment type with the spec’s message', () => {
+    for (const equipment_type of [undefined, null, '', '   ']) {
+      const result = validateAlert({ equipment_type });
+      expect(result).toEqual({ ok: false, errors: { equipment_type: ['Please select an equipment type'] } });
+    }
+  });
+
+  it('accepts category names and slugs, any-location/any-condition, empty prices, min above max', () => {
+    const result = validateAlert({ equipment_type: 'wheel-loaders', state: 'any-location', condition: 'any-condition', price_min: '90000', price_max: 1000 });
+    expect(result).toEqual({
+      ok: true,
+      criteria: { categoryId: 3, priceMin: 90000, priceMax: 1000, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant', minDealScore: null, keywords: null, keywordTerms: null, isActive: true },
+    });
+    const v = validateAlert({ equipment_type: 'Cranes', price_min: '', price_max: null, state: 'texas', condition: 'like new' });
+    expect(v.ok && v.criteria).toMatchObject({ priceMin: null, priceMax: null, state: 'TX', condition: 'Like New' });
+  });
+
+  it('names every bad field', () => {
+    const result = validateAlert({ equipment_type: 'Boats', price_min: 1.5, price_max: '-2', state: 'XX', condition: 'Mint', min_deal_score: 101, keywords: 'a '.repeat(150) });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(Object.keys(result.errors).sort()).toEqual(['condition', 'equipment_type', 'keywords', 'min_deal_score', 'price_max', 'price_min', 'state']);
+  });
+
+  it('merges a PATCH over the stored alert', () => {
+    const base = validateAlert({ equipment_type: 'Excavators', price_min: 1000, state: 'TX' });
+    if (!base.ok) throw new Error('base');
+    const patched = validateAlert({ is_active: false, price_min: null }, base.criteria);
+    expect(patched.ok && patched.criteria).toMatchObject({ categoryId: 1, priceMin: null, state: 'TX', isActive: false });
+    expect(validateAlert({ equipment_type: '' }, base.criteria).ok).toBe(false);
+  });
+
+  it('splits keywords into lower-case distinct terms', () => {
+    expect(keywordTerms('CAT  320D, "low hours" cat')).toEqual(['cat', '320d', 'low', 'hours']);
+    expect(keywordTerms(' -- ')).toEqual([]);
+  });
+});
+
+describe('plan rules', () => {
+  const free = { maxAlerts: 5, sms: false, advancedFilters: false };
+  const pro = { maxAlerts: null, sms: true, advancedFilters: true };
+  it('free: 5 alerts, e-mail only, no advanced filters', () => {
+    expect(planViolation(free, { creating: true, existingAlerts: 4, setsSms: false, setsAdvancedFilters: false })).toBeNull();
+    expect(planViolation(free, { creating: true, existingAlerts: 5, setsSms: false, setsAdvancedFilters: false })).toBe(MESSAGES.alertLimit(5));
+    expect(planViolation(free, { creating: false, existingAlerts: 9, setsSms: false, setsAdvancedFilters: false })).toBeNull();
+    expect(planViolation(free, { creating: false, existingAlerts: 0, setsSms: true, setsAdvancedFilters: false })).toBe(MESSAGES.smsPremium);
+    expect(planViolation(free, { creating: false, existingAlerts: 0, setsSms: false, setsAdvancedFilters: true })).toBe(MESSAGES.advancedPremium);
+  });
+  it('premium: unlimited, SMS, advanced filters', () => {
+    expect(planViolation(pro, { creating: true, existingAlerts: 500, setsSms: true, setsAdvancedFilters: true })).toBeNull();
+  });
+  it('phones become E.164 (US by default)', () => {
+    expect(toE164('(512) 555-0142')).toBe('+15125550142');
+    expect(toE164('1-512-555-0142')).toBe('+15125550142');
+    expect(toE164('+44 20 7946 0958')).toBe('+442079460958');
+    expect(toE164('555-0142')).toBeNull();
+    expect(toE164('')).toBeNull();
+  });
+});
+
+describe('matching rule', () => {
+  const now = new Date('2026-11-21T12:00:00Z');
+  const alert: AlertCriteria = { categoryId: 1, priceMin: 10_000, priceMax: 50_000, state: 'TX', condition: 'Good', deliveryMethod: 'email', frequency: 'instant', minDealScore: 80, keywords: 'cat', keywordTerms: ['cat'], isActive: true };
+  const listing: MatchableListing = { categoryId: 1, priceUsd: 45_000, state: 'TX', condition: 'Good', dealScore: 791, status: 'open', auctionEndAt: new Date('2026-11-22T00:00:00Z'), title: 'CAT 320', make: null, model: null, description: '' };
+  it('compares the badge (deal_score / 10 rounded up) with the minimum score', () => {
+    expect(badgeScore(791)).toBe(80);
+    expect(badgeScore(790)).toBe(79);
+    expect(alertMatches(alert, listing, now)).toBe(true);
+    expect(alertMatches(alert, { ...listing, dealScore: 790 }, now)).toBe(false);
+    expect(alertMatches(alert, { ...listing, dealScore: null }, now)).toBe(false);
+    expect(alertMatches({ ...alert, minDealScore: null }, { ...listing, dealScore: null }, now)).toBe(true);
+  });
+  it('needs every criterion; null means any', () => {
+    expect(alertMatches(alert, { ...listing, priceUsd: 50_001 }, now)).toBe(false);
+    expect(alertMatches(alert, { ...listing, priceUsd: null }, now)).toBe(false);
+    expect(alertMatches({ ...alert, priceMin: null, priceMax: null }, { ...listing, priceUsd: null }, now)).toBe(true);
+    expect(alertMatches(alert, { ...listing, state: 'OK' }, now)).toBe(false);
+    expect(alertMatches({ ...alert, state: null }, { ...listing, state: null }, now)).toBe(true);
+    expect(alertMatches(alert, { ...listing, condition: 'Fair' }, now)).toBe(false);
+    expect(alertMatches(alert, { ...listing, categoryId: 2 }, now)).toBe(false);
+    expect(alertMatches(alert, { ...listing, title: 'Deere 210', description: 'caterpillar undercarriage' }, now)).toBe(true);
+    expect(alertMatches(alert, { ...listing, title: 'Deere 210' }, now)).toBe(false);
+    expect(alertMatches({ ...alert, isActive: false }, listing, now)).toBe(false);
+  });
+  it('only live lots: open and not ended', () => {
+    expect(alertMatches(alert, { ...listing, status: 'closed' }, now)).toBe(false);
+    expect(alertMatches(alert, { ...listing, auctionEndAt: new Date('2026-11-21T11:59:59Z') }, now)).toBe(false);
+    expect(alertMatches(alert, { ...listing, auctionEndAt: null }, now)).toBe(true);
+  });
+});
+
+describe('digest schedule and message keys', () => {
+  it('reads the UTC hour and day of a tick slot', () => {
+    expect(slotTime('202611210700')).toEqual({ hour: 7, day: '2026-11-21' });
+  });
+  it('round-trips message keys', () => {
+    expect(parseAlertMessageKey(instantMessageKey(42))).toEqual({ kind: 'instant', notificationId: 42 });
+    expect(parseAlertMessageKey(digestMessageKey(7, '2026-11-21'))).toEqual({ kind: 'digest', alertId: 7, day: '2026-11-21' });
+    expect(parseAlertMessageKey('password-reset:1:abc')).toBeNull();
+  });
+});
