@@ -125,7 +125,7 @@ const CARD_COLUMNS = sql`
  */
 export function listedPageQuery(request: ListRequest, plan: SearchPlan): SQL {
   const offset = (request.page - 1) * request.pageSize;
-  const rank = request.sort === 'relevance' && plan.tsquery ? sql`, ts_rank_cd(l.search_vector, ${plan.tsquery}) AS rank` : sql``;
+  const rank = request.sort === 'relevance' && plan.tsquery ? sql`, ts_rank(l.search_vector, ${plan.tsquery}) AS rank` : sql``;
   return sql`
     SELECT ${CARD_COLUMNS}
     FROM (
