@@ -5,7 +5,16 @@
  * error quantiles, then a refit on everything) keeps the range honest about drift over time.
  */
 import { encode as encodeAll, buildVocabulary, FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
-import { GbdtModel, mulberry32, trainGbdt, type GbdtParams, type SerializedGbdt } from './gbdt.js';
+import { GbdtModel, mulberry32, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
+import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
+
+const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS];
+
+/** The model's input matrix: the plain features, then the target-encoded ones. */
+function encodeFull(rows: ValuationInput[], vocab: Vocabulary, te: TargetEncoding, outOfFold?: TrainingSale[]): FeatureMatrix {
+  const m = encodeAll(rows, vocab);
+  return { rows: m.rows, columns: [...m.columns, ...targetColumns(rows, te, outOfFold)] };
+}
 
 export const VALUATION_GBDT_PARAMS: Partial<GbdtParams> = {
   trees: 1500,
@@ -37,6 +46,7 @@ export type RangeQuantiles = { low: number; high: number; samples: number };
 export type SerializedFairValueModel = {
   format: 'fair-value-v1';
   vocabulary: Vocabulary;
+  targetEncoding: TargetEncoding;
   gbdt: SerializedGbdt;
   /** log-residual quantiles per support bucket (index) and overall. */
   ranges: { overall: RangeQuantiles; byBucket: (RangeQuantiles | null)[] };
@@ -81,7 +91,7 @@ export class FairValueModel {
   }
 
   valueAll(inputs: ValuationInput[]): Valuation[] {
-    const m = encodeAll(inputs, this.data.vocabulary);
+    const m = encodeFull(inputs, this.data.vocabulary, this.data.targetEncoding);
     const log = this.gbdt.predict(m);
     return inputs.map((input, i) => {
       const support = this.support(input);
@@ -154,9 +164,9 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     holdout = usable.filter((_, i) => inHoldout[i]);
   }
   const drop = new Set(opts.dropFeatures ?? []);
-  const encode = (rows: ValuationInput[], vocab: Vocabulary) => {
-    const m = encodeAll(rows, vocab);
-    FEATURE_SPECS.forEach((spec, f) => {
+  const encode = (rows: ValuationInput[], vocab: Vocabulary, te: TargetEncoding, outOfFold?: TrainingSale[]) => {
+    const m = encodeFull(rows, vocab, te, outOfFold);
+    ALL_SPECS.forEach((spec, f) => {
       if (drop.has(spec.name)) m.columns[f]!.fill(NaN);
     });
     return m;
@@ -167,8 +177,10 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const y = (rows: TrainingSale[]) => Float64Array.from(rows.map((r) => Math.log1p(r.price)));
   const holdoutY = y(holdout);
   const halfLife = opts.halfLifeYears ?? DEFAULT_HALF_LIFE_YEARS;
-  const first = trainGbdt(FEATURE_SPECS, encode(fit, fitVocab), y(fit), params, { x: encode(holdout, fitVocab), y: holdoutY }, recencyWeights(fit, halfLife));
-  const holdoutPred = first.model.predict(encode(holdout, fitVocab));
+  const fitTe = fitTargetEncoding(fit);
+  const holdoutX = encode(holdout, fitVocab, fitTe);
+  const first = trainGbdt(ALL_SPECS, encode(fit, fitVocab, fitTe, fit), y(fit), params, { x: holdoutX, y: holdoutY }, recencyWeights(fit, halfLife));
+  const holdoutPred = first.model.predict(holdoutX);
   const fitSupport = countSupport(fit);
   const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
   const all: number[] = [];
@@ -190,10 +202,12 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   // 2. refit on everything with a few more trees than the holdout fit needed (more data)
   const trees = opts.fixedTrees ?? Math.max(1, Math.round(first.report.bestIteration * 1.1));
   const vocabulary = buildVocabulary(usable);
-  const final = trainGbdt(FEATURE_SPECS, encode(usable, vocabulary), y(usable), { ...params, trees, earlyStoppingRounds: Infinity }, undefined, recencyWeights(usable, halfLife));
+  const targetEncoding = fitTargetEncoding(usable);
+  const final = trainGbdt(ALL_SPECS, encode(usable, vocabulary, targetEncoding, usable), y(usable), { ...params, trees, earlyStoppingRounds: Infinity }, undefined, recencyWeights(usable, halfLife));
   const model = new FairValueModel({
     format: 'fair-value-v1',
     vocabulary,
+    targetEncoding,
     gbdt: final.model.toJSON(),
     ranges: { overall, byBucket },
     modelSupport: countSupport(usable),
