@@ -5,10 +5,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { adapterEnv } from '../../services/crawler/adapter.js';
+import { bidSpotterAdapter } from '../../services/crawler/adapters/bidspotter.js';
 import { govDealsAdapter } from '../../services/crawler/adapters/govdeals.js';
 import { gsaAuctionsAdapter } from '../../services/crawler/adapters/gsaauctions.js';
 import { municibidAdapter } from '../../services/crawler/adapters/municibid.js';
+import { publicSurplusAdapter } from '../../services/crawler/adapters/publicsurplus.js';
 import { purpleWaveAdapter } from '../../services/crawler/adapters/purplewave.js';
+import { rbAuctionAdapter } from '../../services/crawler/adapters/rbauction.js';
+import { sierraAuctionAdapter } from '../../services/crawler/adapters/sierraauction.js';
 import { westAuctionAdapter } from '../../services/crawler/adapters/westauction.js';
 import { crawlThroughFetcher } from '../support/adapter-crawl.js';
 import { startRecordedSite, type RecordedSite } from '../support/recorded-site-server.js';
@@ -103,5 +107,66 @@ describe('West Auctions over HTTP', () => {
     ]);
     expect(crawl.listings.map((l) => l.externalId).sort()).toEqual(['4421-586931', '4569-605582', '4569-605806', '4657-609240', '4657-609600']);
     for (const l of crawl.listings) expect(l.url).toMatch(/^https:\/\/www\.westauction\.com\/auction\/[a-z0-9-]+-\d{4}\/bidgallery\/$/);
+  });
+});
+
+describe('Sierra Auction over HTTP', () => {
+  it('re-checks two lots on their pages and walks on to the next lot', async () => {
+    const config = await serve('other-sierraauction', 'sierraauction');
+    const env = adapterEnv(sierraAuctionAdapter, config);
+    const lots = [
+      { externalId: '481867', originalUrl: 'https://sierraauction.auctioneersoftware.com/auctions/6797/lot/481867-2006-carson-trailer-hiway-cargo-trailer' },
+      { externalId: '485563', originalUrl: 'https://sierraauction.auctioneersoftware.com/auctions/6800/lot/485563-2003-volkswagen-jetta' },
+    ];
+    const crawl = await crawlThroughFetcher(sierraAuctionAdapter, config, { startSteps: lots.map((lot) => sierraAuctionAdapter.detailStep!(lot, env)!) });
+    expect(site!.requests.map((r) => r.path)).toEqual(['/auctions/6797/lot/481867', '/auctions/6800/lot/485563', '/auctions/6797/lot/487451', '/auctions/6800/lot/485564']);
+    // The walked-to lots are not recorded: 404, recorded as such.
+    expect(crawl.steps.map((s) => s.status)).toEqual([200, 200, 404, 404]);
+    expect(crawl.listings.map((l) => [l.externalId, l.currentBid])).toEqual([
+      ['481867', 1300],
+      ['485563', 200],
+    ]);
+  });
+});
+
+describe('Ritchie Bros. over HTTP', () => {
+  it('reads a category\'s Next.js data', async () => {
+    const config = await serve('rbauction', 'rbauction');
+    const url = `${site!.baseUrl}/_next/data/build1/en-US/cp/highway-wheeled-excavator.json?listingStatuses=Sold&from=0`;
+    const crawl = await crawlThroughFetcher(rbAuctionAdapter, config, { startSteps: [{ label: 'list', url, page: 1 }] });
+    expect(site!.requests.map((r) => `${r.path}?${r.query}`)).toEqual(['/_next/data/build1/en-US/cp/highway-wheeled-excavator.json?listingStatuses=Sold&from=0']);
+    expect(crawl.listings).toHaveLength(58);
+    for (const l of crawl.listings) expectWholeListing(l);
+  });
+
+  it('the category page itself is not recorded: its step fails as HTTP 404, not as a crash', async () => {
+    const config = await serve('rbauction', 'rbauction');
+    const crawl = await crawlThroughFetcher(rbAuctionAdapter, config, { maxSteps: 1 });
+    expect(crawl.steps).toEqual([expect.objectContaining({ status: 404, outcome: 'http-error' })]);
+  });
+});
+
+describe('Public Surplus over HTTP', () => {
+  it('fetches the recorded auction page, which has no title: a parse error, no listing', async () => {
+    const config = await serve('publicsurplus', 'publicsurplus');
+    const env = adapterEnv(publicSurplusAdapter, config);
+    const crawl = await crawlThroughFetcher(publicSurplusAdapter, config, { startSteps: [publicSurplusAdapter.detailStep!({ externalId: '4053470', originalUrl: '' }, env)!] });
+    expect(site!.requests[0]!.query.get('auc')).toBe('4053470');
+    expect(crawl.steps).toEqual([expect.objectContaining({ status: 200, outcome: 'parse-error' })]);
+    expect(crawl.listings).toEqual([]);
+  });
+});
+
+describe('BidSpotter over HTTP', () => {
+  it('reads a search page and asks for the next page', async () => {
+    const config = await serve('bidspotter', 'bidspotter');
+    const [first] = bidSpotterAdapter.start(adapterEnv(bidSpotterAdapter, config));
+    const crawl = await crawlThroughFetcher(bidSpotterAdapter, config, { startSteps: [first!] });
+    expect(site!.requests.map((r) => [r.query.get('searchTerm'), r.query.get('page')])).toEqual([
+      ['excavator', '1'],
+      ['excavator', '2'],
+    ]);
+    expect(crawl.steps.map((s) => s.status)).toEqual([200, 404]);
+    expect(crawl.listings).toHaveLength(3);
   });
 });

@@ -5,14 +5,18 @@
 import type { Config } from '../../shared/config.js';
 import type { SourceAdapter } from '../adapter.js';
 import type { SourceRegistration } from '../repositories/sources-repository.js';
+import { bidSpotterAdapter } from './bidspotter.js';
 import { demoAdapter } from './demo-adapter.js';
 import { govDealsAdapter } from './govdeals.js';
 import { gsaAuctionsAdapter } from './gsaauctions.js';
 import { municibidAdapter } from './municibid.js';
+import { publicSurplusAdapter } from './publicsurplus.js';
 import { purpleWaveAdapter } from './purplewave.js';
+import { rbAuctionAdapter } from './rbauction.js';
+import { sierraAuctionAdapter } from './sierraauction.js';
 import { westAuctionAdapter } from './westauction.js';
 
-export const ADAPTERS: SourceAdapter[] = [demoAdapter, gsaAuctionsAdapter, govDealsAdapter, purpleWaveAdapter, municibidAdapter, westAuctionAdapter];
+export const ADAPTERS: SourceAdapter[] = [demoAdapter, gsaAuctionsAdapter, govDealsAdapter, purpleWaveAdapter, municibidAdapter, westAuctionAdapter, publicSurplusAdapter, bidSpotterAdapter, rbAuctionAdapter, sierraAuctionAdapter];
 
 export type AdapterRegistry = ReadonlyMap<string, SourceAdapter>;
 
