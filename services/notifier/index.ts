@@ -1,7 +1,10 @@
 import type { ServiceStarter } from '../shared/service.js';
 import { createNotifyHandler } from './deliver-message.js';
+import { requeueStrandedMessages } from './requeue-stranded.js';
 import { createEmailTransport } from './transports/index.js';
 import { createSmsTransport } from './transports/sms-transport.js';
+
+const STRANDED_SWEEP_MS = 5 * 60_000;
 
 /**
  * The notifier stage: consumes the `notify` queue and delivers e-mail through the configured
@@ -17,9 +20,19 @@ export const startNotifier: ServiceStarter = async (ctx) => {
     { concurrency: 4 },
   );
   ctx.logger.info({ service: 'notifier', transport: transport.name, sms: sms.name }, 'notify worker started');
+  // Messages recorded while the queue store was down get their job back (at start, then every
+  // few minutes); job ids are message keys, so replicas doing this at once add nothing twice.
+  const sweep = () =>
+    requeueStrandedMessages(ctx)
+      .then((count) => count && ctx.logger.warn({ service: 'notifier', count }, 'stranded messages put back on the notify queue'))
+      .catch((err: unknown) => ctx.logger.warn({ service: 'notifier', err }, 'requeueing stranded messages failed'));
+  void sweep();
+  const sweeper = setInterval(() => void sweep(), STRANDED_SWEEP_MS);
+  sweeper.unref();
   return {
     name: 'notifier',
     stop: async () => {
+      clearInterval(sweeper);
       await worker.close();
       await transport.close();
       await sms.close();

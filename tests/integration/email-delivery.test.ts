@@ -168,3 +168,19 @@ describe('SMTP transport', () => {
     expect(message!.lastError).toMatch(/SMTP server refused the message \(550\)/);
   });
 });
+
+describe('notifier start-up', () => {
+  it('puts back messages stranded while it was down', async () => {
+    const ctx = await createTestContext();
+    let notifier: ServiceHandle | undefined;
+    try {
+      await recordQueuedMessage(ctx.database.db, { messageKey: 'stranded-at-start', channel: 'email', kind: 'test', recipient: 'later@example.com', subject: 'S', textBody: 'T' });
+      await ctx.database.sql`UPDATE outbox_messages SET updated_at = now() - interval '10 minutes'`;
+      notifier = await startNotifier(ctx);
+      expect(await settled(ctx, 'stranded-at-start')).toMatchObject({ status: 'sent', transport: 'outbox' });
+    } finally {
+      await notifier?.stop();
+      await ctx.close();
+    }
+  });
+});
