@@ -5,6 +5,6 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react(), tailwindcss()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, manifest: true },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   server: { proxy: { '/api': 'http://localhost:8080' } },
 });

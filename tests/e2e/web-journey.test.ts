@@ -34,9 +34,9 @@ async function newPage(viewport = DESKTOP): Promise<Page> {
   return page;
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
+async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => {});
-  await page.screenshot({ path: screenshotPath(`web-${name}`), fullPage: true });
+  await page.screenshot({ path: screenshotPath(`web-${name}`), fullPage });
 }
 
 /** The screen at desktop and mobile width. */
@@ -303,12 +303,12 @@ describe('web app in Chromium against the real API and database', () => {
     expect(a).toBe(b);
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.locator('#mobile-menu').getByRole('link', { name: 'Alerts' }).waitFor();
-    await shoot(page, 'nav-mobile-menu-mobile');
+    await shoot(page, 'nav-mobile-menu-mobile', false);
     await page.setViewportSize(DESKTOP);
     await page.goto('/dashboard');
     await page.getByRole('button', { name: /Account menu for Dana Miller/ }).click();
     await page.getByRole('menuitem', { name: 'Billing' }).waitFor();
-    await shoot(page, 'nav-avatar-menu-desktop');
+    await shoot(page, 'nav-avatar-menu-desktop', false);
     await page.keyboard.press('Escape');
 
     // Landing page, signed in.

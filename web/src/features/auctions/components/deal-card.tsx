@@ -32,9 +32,9 @@ export function DealCard({ auction, from }: { auction: AuctionCard; from?: strin
         )}
       </div>
       <div className="flex flex-1 flex-col gap-3 p-4">
-        <div className="flex items-start justify-between gap-2">
-          <h3 className="line-clamp-2 text-base font-semibold text-slate-900">{auction.make_model}</h3>
-          <DealScoreBadge dealScore={auction.deal_score} className="shrink-0" />
+        <div className="flex flex-col items-start gap-2">
+          <DealScoreBadge dealScore={auction.deal_score} />
+          <h3 className="line-clamp-2 text-base font-semibold break-words text-slate-900">{auction.make_model}</h3>
         </div>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-xl font-bold text-slate-900">{formatCardPrice(auction.price, auction.currency)}</p>

@@ -21,10 +21,10 @@ export function PriceHistoryCard({ history, currency, isPremium }: { history: Pr
       <CardContent>
         {locked ? (
           <div className="relative" data-testid="price-history-locked">
-            <div className="pointer-events-none blur-sm select-none" aria-hidden inert>
+            <div className="pointer-events-none blur-[3px] select-none" aria-hidden inert>
               <PriceHistoryChart history={history} currency={currency} />
             </div>
-            <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 rounded-md bg-white/70 p-4 text-center">
+            <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 rounded-md bg-white/60 p-4 text-center">
               <Lock className="h-6 w-6 text-slate-800" aria-hidden />
               <p className="font-semibold text-slate-900">Price history charts are a Premium feature</p>
               <p className="text-sm text-slate-700">
