@@ -1,6 +1,6 @@
 /** Fast Iron records as training sales, the same way the importer stores them in sold_results. */
 import type { FastIronRecord } from '../shared/datasets/fastiron.js';
-import type { TrainingSale } from './features.js';
+import type { TrainingSale, ValuationInput } from './features.js';
 
 export const FASTIRON_ORIGIN = 'import:fastiron';
 export const FASTIRON_SALE_CHANNEL = 'auction';
@@ -16,9 +16,9 @@ export function fastIronAttributes(r: FastIronRecord): Record<string, string> {
   return attributes;
 }
 
-/** null when the record has no price or no product group we map to an equipment type. */
-export function fastIronToSale(r: FastIronRecord): TrainingSale | null {
-  if (r.salePrice === null || r.categoryId === undefined) return null;
+/** The record as model input (price or not); null for a product group we do not map. */
+export function fastIronToInput(r: FastIronRecord): ValuationInput | null {
+  if (r.categoryId === undefined) return null;
   return {
     categoryId: r.categoryId,
     make: null,
@@ -30,7 +30,12 @@ export function fastIronToSale(r: FastIronRecord): TrainingSale | null {
     state: r.state,
     saleChannel: FASTIRON_SALE_CHANNEL,
     soldAt: r.saleDate,
-    price: r.salePrice,
     attributes: fastIronAttributes(r),
   };
+}
+
+/** null when the record has no price or no product group we map to an equipment type. */
+export function fastIronToSale(r: FastIronRecord): TrainingSale | null {
+  const input = fastIronToInput(r);
+  return input && r.salePrice !== null ? { ...input, price: r.salePrice } : null;
 }

@@ -1,0 +1,54 @@
+/**
+ * `npm run bench:score`: training time of the fair-value model on 20,000 sales and its prediction
+ * speed. Data: the 16,029 priced Fast Iron sales here (Train slice + Valid Jan–Feb 2012), topped up
+ * to 20,000 by resampling them (seeded); predictions on the 24,030 unpriced Valid + Test rows.
+ * Runs on this machine alone, no database.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../services/shared/config.js';
+import { readFastIron, readSalePrices } from '../../services/shared/datasets/fastiron.js';
+import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
+import { fastIronToInput, fastIronToSale } from '../../services/valuation/fastiron-sales.js';
+import type { TrainingSale, ValuationInput } from '../../services/valuation/features.js';
+import { mulberry32 } from '../../services/valuation/gbdt.js';
+
+const TRAIN_ROWS = 20_000;
+const dir = path.join(loadConfig().SHARED_DIR, 'data/bulldozers');
+const prices = await readSalePrices(path.join(dir, 'ValidSolution_2012-01_to_02.csv'));
+const priced: TrainingSale[] = [];
+const unpriced: ValuationInput[] = [];
+for (const file of ['Train_first10931rows.csv.gz', 'Valid.csv.gz', 'Test.csv.gz']) {
+  for await (const record of readFastIron(path.join(dir, file), { prices })) {
+    const sale = fastIronToSale(record);
+    if (sale) priced.push(sale);
+    else {
+      const input = fastIronToInput(record);
+      if (input) unpriced.push(input);
+    }
+  }
+}
+const random = mulberry32(2026);
+const train = [...priced];
+while (train.length < TRAIN_ROWS) train.push(priced[Math.floor(random() * priced.length)]!);
+
+const { model, seconds } = trainFairValueModel(train);
+
+const batchStart = performance.now();
+model.valueAll(unpriced);
+const batchSeconds = (performance.now() - batchStart) / 1000;
+const singles = Math.min(5000, unpriced.length);
+const singleStart = performance.now();
+for (let i = 0; i < singles; i++) model.value(unpriced[i]!);
+const singleSeconds = (performance.now() - singleStart) / 1000;
+const json = JSON.stringify(model.toJSON());
+
+console.log(`bench:score — ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
+console.table([
+  { figure: 'training rows', value: `${train.length} (${priced.length} real sales + ${train.length - priced.length} resampled)` },
+  { figure: 'training time (holdout fit + final fit)', value: `${seconds.toFixed(1)} s` },
+  { figure: 'trees in the final model', value: model.data.gbdt.trees.length },
+  { figure: 'model size (JSON)', value: `${(json.length / 1e6).toFixed(1)} MB` },
+  { figure: `predictions/s, batch of ${unpriced.length}`, value: Math.round(unpriced.length / batchSeconds) },
+  { figure: `predictions/s, one at a time (${singles})`, value: Math.round(singles / singleSeconds) },
+]);
