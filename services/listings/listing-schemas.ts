@@ -22,33 +22,33 @@ export const MAX_LOCATION_LENGTH = 100;
 /** Browsers send `?min_price=` for an empty field: an empty value means "not set". */
 const emptyAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
-const wholeNumber = (name: string, min: number, max: number) =>
+// Messages omit the parameter's name: the error handler prefixes it ("page: must be at least 1.").
+const wholeNumber = (min: number, max: number) =>
   z.preprocess(
     emptyAsUnset,
     z.coerce
-      .number({ error: `${name} must be a whole number.` })
-      .int({ error: `${name} must be a whole number.` })
-      .min(min, { error: `${name} must be at least ${min}.` })
-      .max(max, { error: `${name} must be at most ${max}.` })
+      .number({ error: 'must be a whole number.' })
+      .int({ error: 'must be a whole number.' })
+      .min(min, { error: `must be at least ${min}.` })
+      .max(max, { error: `must be at most ${max}.` })
       .optional(),
   );
 
-const text = (name: string, max: number) =>
-  z.preprocess(emptyAsUnset, z.string().max(max, { error: `${name} must be at most ${max} characters.` }).optional());
+const text = (max: number) => z.preprocess(emptyAsUnset, z.string({ error: 'must be given once.' }).max(max, { error: `must be at most ${max} characters.` }).optional());
 
 export const listQuerySchema = z.object({
-  category: wholeNumber('category', 1, 2_147_483_647).describe('Category id (see /api/auctions/categories/).'),
-  min_price: wholeNumber('min_price', 0, MAX_PRICE).describe('Lowest price in whole USD: what the buyer would pay now.'),
-  max_price: wholeNumber('max_price', 0, MAX_PRICE).describe('Highest price in whole USD: what the buyer would pay now.'),
-  location: text('location', MAX_LOCATION_LENGTH).describe('A US state (code or name), a city, or "City, ST".'),
-  search: text('search', MAX_SEARCH_LENGTH).describe('Words to find in make, model, title and description.'),
+  category: wholeNumber(1, 2_147_483_647).describe('Category id (see /api/auctions/categories/).'),
+  min_price: wholeNumber(0, MAX_PRICE).describe('Lowest price in whole USD: what the buyer would pay now.'),
+  max_price: wholeNumber(0, MAX_PRICE).describe('Highest price in whole USD: what the buyer would pay now.'),
+  location: text(MAX_LOCATION_LENGTH).describe('A US state (code or name), a city, or "City, ST".'),
+  search: text(MAX_SEARCH_LENGTH).describe('Words to find in make, model, title and description.'),
   sort_by: z
-    .preprocess(emptyAsUnset, z.enum(SORT_OPTIONS, { error: `sort_by must be one of ${SORT_OPTIONS.join(', ')}.` }).optional())
+    .preprocess(emptyAsUnset, z.enum(SORT_OPTIONS, { error: `must be one of ${SORT_OPTIONS.join(', ')}.` }).optional())
     .describe(
       'deal_score_high (default), deal_score_low, price_low, price_high; relevance ranks search matches (make/model words first, then title, then description) and falls back to deal_score_high without a search.',
     ),
-  page: wholeNumber('page', 1, MAX_PAGE).describe('Page number, from 1.'),
-  page_size: wholeNumber('page_size', 1, MAX_PAGE_SIZE).describe(`Items per page, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.`),
+  page: wholeNumber(1, MAX_PAGE).describe('Page number, from 1.'),
+  page_size: wholeNumber(1, MAX_PAGE_SIZE).describe(`Items per page, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.`),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 

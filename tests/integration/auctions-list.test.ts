@@ -257,6 +257,13 @@ describe('GET /api/auctions/list/', () => {
     });
   });
 
+  it('says what is wrong with the parameter', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/auctions/list/?page=0' });
+    expect(res.json()).toEqual({ page: ['page: must be at least 1.'], detail: 'page: must be at least 1.' });
+    const sort = await app.inject({ method: 'GET', url: '/api/auctions/list/?sort_by=cheap' });
+    expect(sort.json().detail).toBe('sort_by: must be one of deal_score_high, deal_score_low, price_low, price_high, relevance.');
+  });
+
   it('ended listings stay reachable by detail', async () => {
     const res = await app.inject({ method: 'GET', url: `/api/auctions/detail/${id.D6T}/` });
     expect(res.statusCode).toBe(200);
