@@ -304,6 +304,12 @@ describe('web app in Chromium against the real API and database', () => {
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.locator('#mobile-menu').getByRole('link', { name: 'Alerts' }).waitFor();
     await shoot(page, 'nav-mobile-menu-mobile', false);
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    // Filters fold away on small screens.
+    await expect(page.getByLabel('Category').isVisible()).resolves.toBe(false);
+    await page.getByRole('button', { name: 'Show Filters' }).click();
+    await page.getByLabel('Category').waitFor();
+    await shoot(page, 'dashboard-filters-open-mobile', false);
     await page.setViewportSize(DESKTOP);
     await page.goto('/dashboard');
     await page.getByRole('button', { name: /Account menu for Dana Miller/ }).click();

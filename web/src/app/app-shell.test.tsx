@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { apiRequest } from '../lib/api-client.js';
 import { tokenStorage } from '../lib/token-storage.js';
 import { CATEGORIES, TEST_USER, installFakeApi, listResponse, renderApp, setupDom, signIn } from '../testing/render-app.js';
 
@@ -42,6 +43,27 @@ describe('protected routes', () => {
     expect(router.state.location.pathname).toBe('/login');
     expect(tokenStorage.getAccess()).toBeNull();
     expect(tokenStorage.getUser()).toBeNull();
+  });
+});
+
+describe('lost session', () => {
+  it("a 401 whose refresh fails clears the session, says 'Authentication failed' and goes to /login remembering the page", async () => {
+    signIn();
+    installFakeApi((req) => {
+      if (req.path === '/api/auth/profile/') return { body: TEST_USER };
+      if (req.path === '/api/auctions/categories/') return { body: CATEGORIES };
+      if (req.path === '/api/auctions/list/') return { body: listResponse([]) };
+      if (req.path === '/api/auth/token/refresh/') return { status: 401, body: { detail: 'Token is invalid or expired' } };
+      return { status: 401, body: { detail: 'Given token not valid for any token type' } };
+    });
+    const { router } = renderApp('/dashboard?page=2');
+    await screen.findByRole('heading', { name: 'Equipment Deals' });
+    await expect(apiRequest('/api/alerts/')).rejects.toThrow('Authentication failed');
+    expect(await screen.findByText('Authentication failed')).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect((router.state.location.state as { from: { pathname: string; search: string } }).from).toMatchObject({ pathname: '/dashboard', search: '?page=2' });
+    expect(tokenStorage.getAccess()).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Sign In' })).toBeTruthy();
   });
 });
 

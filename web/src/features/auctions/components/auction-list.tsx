@@ -1,4 +1,5 @@
-import { AlertTriangle, PackageSearch } from 'lucide-react';
+import { AlertTriangle, PackageSearch, SlidersHorizontal } from 'lucide-react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.js';
@@ -20,6 +21,8 @@ export function AuctionList() {
   const [searchParams, setSearchParams] = useSearchParams();
   const query = queryFromSearchParams(searchParams);
   const queryClient = useQueryClient();
+  // On small screens the filter panel folds away behind a button so results come first.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const auctions = useAuctions(query);
   const categories = useCategories();
   const filters: AuctionFilters = {
@@ -73,12 +76,24 @@ export function AuctionList() {
 
       <div className="grid gap-6 lg:grid-cols-[17rem_1fr]">
         <aside aria-label="Filters">
+          <Button
+            variant="secondary"
+            className="w-full lg:hidden"
+            aria-expanded={filtersOpen}
+            aria-controls="filter-panel"
+            onClick={() => setFiltersOpen((o) => !o)}
+          >
+            <SlidersHorizontal className="h-4 w-4" aria-hidden />
+            {filtersOpen ? 'Hide Filters' : 'Show Filters'}
+          </Button>
+          <div id="filter-panel" className={filtersOpen ? 'mt-4 lg:mt-0' : 'hidden lg:block'}>
           <FilterPanel
             filters={filters}
             categories={categories.data ?? []}
             onApply={(f) => go({ ...query, ...f, page: 1 })}
             onClear={() => go({ ...query, ...EMPTY_FILTERS, page: 1 })}
           />
+          </div>
         </aside>
 
         <section aria-label="Results" aria-busy={auctions.isFetching}>
