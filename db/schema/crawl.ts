@@ -84,6 +84,8 @@ export const hostPoliteness = pgTable('host_politeness', {
   host: text('host').primaryKey(),
   minDelayMs: integer('min_delay_ms').notNull(),
   maxConcurrency: integer('max_concurrency').notNull(),
+  /** Requests in flight (the leases below); re-read under the row lock, so claims never overshoot. */
+  inFlight: integer('in_flight').notNull().default(0),
   nextAllowedAt: timestamp('next_allowed_at', { withTimezone: true }).notNull().defaultNow(),
   /** Set by 429/503 Retry-After: nobody calls the host before it. */
   backoffUntil: timestamp('backoff_until', { withTimezone: true }),

@@ -60,6 +60,8 @@ export type DemoAuctionOptions = {
   startedAt?: number;
   /** Share of lots already published at the start (the rest appear over the next week). */
   publishedShare?: number;
+  /** How long closed lots stay listed (default two demo days). */
+  keepClosedMs?: number;
 };
 
 export class DemoAuction {
@@ -142,7 +144,7 @@ export class DemoAuction {
   visible(now = this.now()): LotView[] {
     const views: LotView[] = [];
     for (const lot of this.lots) {
-      if (now < lot.publishAt || now > lot.endsAt + 2 * DAY) continue;
+      if (now < lot.publishAt || now > lot.endsAt + (this.options.keepClosedMs ?? 2 * DAY)) continue;
       views.push(this.view(lot, now));
     }
     return views;

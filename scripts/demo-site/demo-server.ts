@@ -45,7 +45,7 @@ export async function startDemoSite(
   options: Partial<DemoAuctionOptions> & { port?: number; host?: string; sharedDir?: string; catalog?: CatalogMachine[] },
 ): Promise<DemoSite> {
   const catalog = options.catalog ?? (await loadCatalog(options.sharedDir ?? '../shared'));
-  const auction = new DemoAuction(catalog, { seed: options.seed ?? 42, lots: options.lots ?? 600, speed: options.speed ?? 60, startedAt: options.startedAt, publishedShare: options.publishedShare });
+  const auction = new DemoAuction(catalog, { seed: options.seed ?? 42, lots: options.lots ?? 600, speed: options.speed ?? 60, startedAt: options.startedAt, publishedShare: options.publishedShare, keepClosedMs: options.keepClosedMs });
   let baseUrl = '';
 
   const server = createServer((req, res) => {

@@ -33,9 +33,11 @@ import {
   reserveLots,
   type RunStats,
 } from './repositories/crawl-runs-repository.js';
-import { backOffHost, claimHostSlot, releaseHostSlot } from './repositories/host-politeness-repository.js';
+import { backOffHost, claimHostSlot, registerHost, releaseHostSlot } from './repositories/host-politeness-repository.js';
 import { listEndingSoon, previewListings, storeListing, type StoredListing } from './repositories/listing-store-repository.js';
-import { findSourceByName, markSourceBlocked, type SourceRow } from './repositories/sources-repository.js';
+import { findSourceByName, markSourceBlocked } from './repositories/sources-repository.js';
+
+type SourceRef = { id: number; name: string };
 import type { CrawlRun } from '../../db/schema/crawl.js';
 
 type CrawlPayload = Payload<'crawl'>;
@@ -62,10 +64,24 @@ export type PipelineDeps = {
 };
 
 export class CrawlPipeline {
+  /** Hosts whose politeness row this process has created with these limits. */
+  private readonly registeredHosts = new Set<string>();
+  /** Source ids by name: stable for a source's lifetime. */
+  private readonly sourceIds = new Map<string, number>();
+
   constructor(private readonly deps: PipelineDeps) {}
 
   private get db() {
     return this.deps.ctx.database.db;
+  }
+
+  private async sourceRef(name: string): Promise<SourceRef | undefined> {
+    let id = this.sourceIds.get(name);
+    if (id === undefined) {
+      id = (await findSourceByName(this.db, name))?.id;
+      if (id !== undefined) this.sourceIds.set(name, id);
+    }
+    return id === undefined ? undefined : { id, name };
   }
 
   private adapter(name: string): SourceAdapter {
@@ -117,7 +133,7 @@ export class CrawlPipeline {
   }
 
   /** Registers steps on the run (detail steps within its lot limit) and adds their jobs. */
-  private async queueSteps(run: CrawlRun, source: SourceRow, steps: CrawlStep[]): Promise<number> {
+  private async queueSteps(run: CrawlRun, source: SourceRef, steps: CrawlStep[]): Promise<number> {
     let lists = steps.filter((s) => s.label === 'list');
     let details = steps.filter((s) => s.label === 'detail');
     if (details.length > 0 && run.lotLimit !== null) {
@@ -140,7 +156,7 @@ export class CrawlPipeline {
     await finishStep(this.db, run.id, key, state, stats);
   }
 
-  private async skip(run: CrawlRun, source: SourceRow, key: string, url: string, kind: CrawlErrorKind, message: string, statusCode?: number): Promise<StepResult> {
+  private async skip(run: CrawlRun, source: SourceRef, key: string, url: string, kind: CrawlErrorKind, message: string, statusCode?: number): Promise<StepResult> {
     await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url, kind, statusCode, message });
     await this.endStep(run, key, 'skipped');
     return { kind: 'skipped', runId: run.id, reason: message };
@@ -159,7 +175,7 @@ export class CrawlPipeline {
     const adapter = this.adapter(payload.source);
     if (!payload.url) throw new NonRetryableError(`${payload.label} step without a URL`);
     if (!payload.runId) throw new NonRetryableError(`${payload.label} step without a run`);
-    const [run, source] = await Promise.all([findRun(this.db, payload.runId), findSourceByName(this.db, payload.source)]);
+    const [run, source] = await Promise.all([findRun(this.db, payload.runId), this.sourceRef(payload.source)]);
     if (!run || !source) throw new NonRetryableError(`run ${payload.runId} or source ${payload.source} is missing`);
     const key = stepKey(payload);
     if (run.state !== 'running') return { kind: 'skipped', runId: run.id, reason: 'run already finished' };
@@ -192,7 +208,12 @@ export class CrawlPipeline {
       return this.skip(run, source, key, request.url, 'refused', 'not a URL');
     }
     const limits = { minDelayMs: Math.max(adapter.politeness.minDelayMs, robotsDelayMs ?? 0), maxConcurrency: adapter.politeness.maxConcurrency };
-    const claim = await claimHostSlot(this.db, host, limits, this.deps.ctx.config.CRAWL_TIMEOUT_MS + 30_000);
+    const limitsKey = `${host}|${limits.minDelayMs}|${limits.maxConcurrency}`;
+    if (!this.registeredHosts.has(limitsKey)) {
+      await registerHost(this.db, host, limits);
+      this.registeredHosts.add(limitsKey);
+    }
+    const claim = await claimHostSlot(this.db, host, this.deps.ctx.config.CRAWL_TIMEOUT_MS + 30_000);
     if (!claim.granted) return this.defer(job, token, claim.waitMs);
 
     let response: HttpResponse;
@@ -283,7 +304,7 @@ export class CrawlPipeline {
     return { kind: 'done', runId: run.id, pages: 1, stored: normalized.length };
   }
 
-  private async retryOrFail(run: CrawlRun, source: SourceRow, key: string, response: HttpResponse, finalAttempt: boolean): Promise<never> {
+  private async retryOrFail(run: CrawlRun, source: SourceRef, key: string, response: HttpResponse, finalAttempt: boolean): Promise<never> {
     const message = `HTTP ${response.status} from ${response.url}`;
     if (finalAttempt) {
       await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url: response.url, kind: 'http', statusCode: response.status, message });

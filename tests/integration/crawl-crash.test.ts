@@ -89,5 +89,5 @@ describe('a crawler killed mid-crawl', () => {
     const scored = new Set(jobs.map((j) => (j.data as { listingId: number }).listingId));
     const ids = await ctx.database.db.execute<{ id: number }>(sql`SELECT id FROM listings`);
     expect(ids.every((r) => scored.has(r.id))).toBe(true);
-  });
+  }, 180_000);
 });

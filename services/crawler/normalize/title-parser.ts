@@ -85,7 +85,45 @@ const MAKES: Record<string, string[]> = {
   Massey: ['massey ferguson', 'massey'],
   AGT: ['agt'],
   Mahindra: ['mahindra'],
+  // Farm, trailer and tyre makes common at equipment auctions (BigIron, Purple Wave, Ritchie Bros.).
+  'Trail King': ['trail king', 'trail-king'],
+  Fontaine: ['fontaine'],
+  Talbert: ['talbert'],
+  Landoll: ['landoll'],
+  Timpte: ['timpte'],
+  Wilson: ['wilson'],
+  MacDon: ['macdon'],
+  Kuhn: ['kuhn knight', 'kuhn'],
+  'Great Plains': ['great plains'],
+  Kinze: ['kinze'],
+  Krause: ['krause'],
+  Sunflower: ['sunflower'],
+  Brandt: ['brandt'],
+  Sukup: ['sukup'],
+  Reinke: ['reinke'],
+  Lindsay: ['lindsay'],
+  Valley: ['valley'],
+  Versatile: ['versatile'],
+  Steiger: ['steiger'],
+  Fendt: ['fendt'],
+  Claas: ['claas'],
+  AGCO: ['agco'],
+  Gleaner: ['gleaner'],
+  'McCormick-Deering': ['mccormick-deering', 'mccormick deering'],
+  Farmall: ['farmall'],
+  Polaris: ['polaris'],
+  Honda: ['honda'],
+  Nissan: ['nissan'],
+  Jeep: ['jeep'],
+  Titan: ['titan'],
+  Michelin: ['michelin'],
+  Firestone: ['firestone'],
+  Goodyear: ['goodyear'],
+  Bridgestone: ['bridgestone'],
 };
+
+// Older spellings of makes listed above.
+MAKES.Case!.push('j i case', 'j.i. case', 'j. i. case');
 
 const SPELLINGS: [string, string][] = Object.entries(MAKES)
   .flatMap(([make, spellings]) => spellings.map((s) => [s, make] as [string, string]))
@@ -109,6 +147,23 @@ export type ParsedTitle = {
 };
 
 const STOP_WORDS = new Set(['with', 'w/', 'and', '-', '–', 'for', 'unused', 'new', 'used', 'lot', 'of']);
+
+// Drive and axle designations follow models but are not part of them ("C10 2WD", "2670 4WD").
+const DRIVE_CODES = /^(2WD|4WD|AWD|FWD|MFWD|4X4|4x4)$/;
+// Words that start titles without naming a make.
+const NOT_MAKES = /^(lot|lots|tract|set|sets|pair|box|boxes|pallet|qty|quantity|new|used|unused|approx|assorted|assortment|misc|various|steel|stainless|aluminum|galvanized|the|one|two|three|four|five|six|seven|eight|nine|ten|no|not|approximately)\b/i;
+
+/** A size or measure, not a model: tyre sizes (14.9-28, 11R24.5) and lengths in feet or inches (8”, 24'). */
+function isMeasure(token: string): boolean {
+  return /['’”"]/.test(token) || /^\d{1,2}(\.\d{1,2})?[LR]?[-/R]\d{2}(\.\d)?(SL)?$/i.test(token);
+}
+
+/** A model designation after an unknown make: letters and digits (at least one digit), no measure, no tyre size. */
+function looksLikeDesignation(token: string): boolean {
+  if (!/^[A-Za-z0-9][A-Za-z0-9.\-/]*$/.test(token) || !/\d/.test(token)) return false;
+  if (/[a-z]{3,}/.test(token)) return false; // "2-seat", "4x4s"
+  return !isMeasure(token);
+}
 
 function looksLikeModel(token: string): boolean {
   return /\d/.test(token) || /^[A-Z]{1,4}$/.test(token);
@@ -137,15 +192,25 @@ export function parseTitle(title: string, now = new Date()): ParsedTitle {
     }
   }
 
+  // A make the list does not know: one or two capitalised words right before a model designation
+  // ("Degelman RR1500 Rock Rake", "2011 Trail King TK54MG-482 …"). Never a tyre size or a measure.
+  if (!make) {
+    const unknown = /^([A-Z][A-Za-z&'.-]+(?: [A-Z][A-Za-z&'.-]+)?) (\S+)/.exec(rest);
+    if (unknown && !NOT_MAKES.test(unknown[1]!) && looksLikeDesignation(unknown[2]!)) {
+      make = unknown[1]!;
+      rest = rest.slice(make.length).trimStart();
+    }
+  }
+
   let model: string | null = null;
   if (make) {
     const tokens = machinePart(rest).split(' ').filter(Boolean);
     const first = tokens[0];
-    if (first && !STOP_WORDS.has(first.toLowerCase()) && looksLikeModel(first)) {
+    if (first && !STOP_WORDS.has(first.toLowerCase()) && looksLikeModel(first) && !isMeasure(first)) {
       model = first.replace(/[,;:]+$/, '');
       const second = tokens[1];
       // "8360 RT", "320 LC", "950 GC": a short suffix in capitals belongs to the model.
-      if (second && /^[A-Z0-9]{1,3}$/.test(second) && !/^\d{3,}$/.test(second)) model = `${model} ${second}`;
+      if (second && /^[A-Z0-9]{1,3}$/.test(second) && !/^\d{3,}$/.test(second) && !DRIVE_CODES.test(second) && !/^\d+$/.test(second)) model = `${model} ${second}`;
     }
   }
   return { year, make, model: model && model.length <= 40 ? model : null, categoryId: categoryIdFor(text) };

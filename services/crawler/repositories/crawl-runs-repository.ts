@@ -83,8 +83,8 @@ export async function markRunBlocked(db: DbOrTx, runId: number): Promise<void> {
 }
 
 /**
- * Moves a step out of `pending` (once) and, when it was the run's last, finishes the run with
- * its outcome. Returns the finished run, if this call finished it.
+ * Moves a step out of `pending` (once), adds its stats, and, when it was the run's last step,
+ * finishes the run with its outcome. Returns the finished run, if this call finished it.
  */
 export async function finishStep(
   db: Db,
@@ -93,23 +93,22 @@ export async function finishStep(
   state: 'done' | 'skipped' | 'failed',
   stats: RunStats = {},
 ): Promise<CrawlRun | undefined> {
-  return db.transaction(async (tx) => {
-    const moved = await tx
-      .update(crawlRunSteps)
-      .set({ state })
-      .where(and(eq(crawlRunSteps.runId, runId), eq(crawlRunSteps.stepKey, stepKey), eq(crawlRunSteps.state, 'pending')))
-      .returning({ stepKey: crawlRunSteps.stepKey });
-    if (moved.length === 0) return undefined;
-    // The stats of a step count once: with the move out of pending, in the same transaction.
-    await addRunStats(tx, runId, stats);
-    const [run] = await tx
-      .update(crawlRuns)
-      .set({ pendingSteps: sql`${crawlRuns.pendingSteps} - 1` })
-      .where(eq(crawlRuns.id, runId))
-      .returning();
-    if (!run || run.pendingSteps > 0 || run.state !== 'running') return undefined;
-    return closeRun(tx, runId);
-  });
+  // One statement: the stats of a step count once, with its move out of pending.
+  const [row] = await db.execute<{ pending_steps: number }>(sql`
+    WITH moved AS (
+      UPDATE crawl_run_steps SET state = ${state}
+       WHERE run_id = ${runId} AND step_key = ${stepKey} AND state = 'pending' RETURNING 1)
+    UPDATE crawl_runs
+       SET pending_steps = pending_steps - 1,
+           pages = pages + ${stats.pages ?? 0},
+           lots_new = lots_new + ${stats.lotsNew ?? 0},
+           lots_updated = lots_updated + ${stats.lotsUpdated ?? 0},
+           lots_unchanged = lots_unchanged + ${stats.lotsUnchanged ?? 0},
+           errors = errors + ${stats.errors ?? 0}
+     WHERE id = ${runId} AND state = 'running' AND EXISTS (SELECT 1 FROM moved)
+ RETURNING pending_steps`);
+  if (!row || row.pending_steps > 0) return undefined;
+  return closeRun(db, runId);
 }
 
 /** Finishes a running run now (last step done, or swept as stale) and records its outcome on the source. */

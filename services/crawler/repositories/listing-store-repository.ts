@@ -94,6 +94,13 @@ async function recordSale(tx: DbOrTx, listingId: number, sourceName: string, l: 
 
 /** Stores one lot; safe to repeat (a crashed attempt left nothing, a finished one is unchanged). */
 export async function storeListing(db: Db, source: { id: number; name: string }, l: NormalizedListing, raw: unknown): Promise<StoredListing> {
+  // Most lots of a re-crawl are unchanged: one statement, no transaction.
+  const [same] = await db
+    .update(listings)
+    .set({ lastSeenAt: sql`now()` })
+    .where(and(eq(listings.sourceId, source.id), eq(listings.externalId, l.externalId), eq(listings.contentHash, l.contentHash)))
+    .returning({ id: listings.id });
+  if (same) return { listingId: same.id, externalId: l.externalId, outcome: 'unchanged', version: `h-${l.contentHash.slice(0, 20)}` };
   return db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(listings)

@@ -1,0 +1,1 @@
+ALTER TABLE "host_politeness" ADD COLUMN "in_flight" integer DEFAULT 0 NOT NULL;
