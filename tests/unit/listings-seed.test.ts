@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { lotLine, makeForModel, prng, type LotTemplate } from '../../scripts/seed-listings.js';
+
+const templates: LotTemplate[] = [
+  { categoryId: 4, make: 'John Deere', model: '310SJ', modelFamily: '310', year: 2015, hours: 3000, state: 'IA', city: null, price: 50000, description: 'Cab', noun: 'Backhoe Loader' },
+];
+
+describe('benchmark seeder', () => {
+  it('infers makes from well-known model codes', () => {
+    const pick = prng(1);
+    expect(makeForModel(1, '320CL', pick)).toBe('Caterpillar');
+    expect(makeForModel(1, 'PC200LC', pick)).toBe('Komatsu');
+    expect(makeForModel(4, '310SJ', pick)).toBe('John Deere');
+    expect(makeForModel(4, '580SM', pick)).toBe('Case');
+    expect(makeForModel(5, 'S650', pick)).toBe('Bobcat');
+    expect(['Caterpillar', 'Komatsu', 'John Deere', 'Volvo', 'Case', 'Kawasaki']).toContain(makeForModel(3, 'ZZZ', pick));
+  });
+
+  it('writes deterministic, well-formed COPY lines', () => {
+    const sources = [{ id: 3, name: 'bench-x' }];
+    const now = Date.UTC(2026, 10, 21);
+    const a = lotLine(42, templates, sources, 1, now);
+    expect(lotLine(42, templates, sources, 1, now)).toBe(a);
+    expect(lotLine(43, templates, sources, 1, now)).not.toBe(a);
+    const fields = a.replace(/\n$/, '').split('\t');
+    expect(fields).toHaveLength(26);
+    expect(fields[0]).toBe('3');
+    expect(fields[1]).toBe('lot-42');
+    expect(fields[2]).toMatch(/-l[0-9a-z]{9}$/);
+    expect(fields[4]).toBe('John Deere');
+    const score = fields[25]!;
+    expect(score === '\\N' || (Number(score) >= 0 && Number(score) <= 1000)).toBe(true);
+  });
+});
