@@ -4,9 +4,6 @@ import { DealDetail } from '../../features/auctions/components/deal-detail.js';
 export default function DealRoute() {
   const { id = '' } = useParams();
   return (
-    <>
-      <title>Deal Details — Deal Radar</title>
-      <DealDetail key={id} id={id} />
-    </>
+    <DealDetail key={id} id={id} />
   );
 }

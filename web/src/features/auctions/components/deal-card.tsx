@@ -66,7 +66,7 @@ export function DealCard({ auction, from }: { auction: AuctionCard; from?: strin
           </Button>
           {auction.original_url && (
             <Button asChild variant="secondary" size="icon">
-              <a href={auction.original_url} target="_blank" rel="noopener noreferrer" aria-label={`Open the original listing for ${auction.make_model} in a new tab`}>
+              <a href={auction.original_url} target="_blank" rel="noopener noreferrer" title="Share: open the original listing" aria-label={`Share: open the original listing for ${auction.make_model} in a new tab`}>
                 <ExternalLink className="h-4 w-4" aria-hidden />
               </a>
             </Button>

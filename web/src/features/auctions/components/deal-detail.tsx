@@ -80,6 +80,7 @@ export function DealDetail({ id }: { id: string }) {
 
   return (
     <article className="space-y-6">
+      <title>{`${data.make_model} — Deal Radar`}</title>
       <BackLink to={back} />
       <div className="grid gap-6 lg:grid-cols-2">
         <ImageCarousel images={images} alt={data.make_model} />
