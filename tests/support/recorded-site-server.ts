@@ -156,8 +156,11 @@ const ROUTES: Record<string, Route> = {
 
 export const RECORDED_SITES = Object.keys(ROUTES);
 
-/** Starts the stand-in for `site` on a free 127.0.0.1 port. */
-export async function startRecordedSite(site: string, config: Config = testConfig()): Promise<RecordedSite> {
+/**
+ * Starts the stand-in for `site` on a free 127.0.0.1 port. No robots.txt of these sites is
+ * recorded: `/robots.txt` is 404 (no rules) unless a test passes one.
+ */
+export async function startRecordedSite(site: string, config: Config = testConfig(), opts: { robotsTxt?: string } = {}): Promise<RecordedSite> {
   const route = ROUTES[site];
   if (!route) throw new Error(`no recorded routes for site "${site}"`);
   const files = new SiteFiles(path.join(sitesDir(config), site));
@@ -171,7 +174,7 @@ export async function startRecordedSite(site: string, config: Config = testConfi
       requests.push(recorded);
       let reply: Reply;
       try {
-        reply = route(recorded, files);
+        reply = recorded.path === '/robots.txt' ? (opts.robotsTxt === undefined ? null : { type: 'text/plain', body: opts.robotsTxt }) : route(recorded, files);
       } catch (err) {
         reply = { status: 500, type: 'text/plain', body: String(err) };
       }
