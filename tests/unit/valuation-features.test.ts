@@ -43,8 +43,10 @@ describe('valuation features', () => {
     expect(col('age')[0]).toBeCloseTo(7.33, 1);
     expect(Number.isNaN(col('age')[1]!)).toBe(true);
     expect(Number.isNaN(col('hours')[1]!)).toBe(true);
-    expect(Number.isNaN(col('model')[1]!)).toBe(true); // Z1 was not in the vocabulary
-    expect(col('model')[0]).toBe(0);
+    expect(Number.isNaN(col('state')[1]!)).toBe(true);
+    expect(col('state')[0]).toBe(0);
+    // a category value never seen in training is missing too
+    expect(Number.isNaN(encode([sale({ state: 'AK' })], vocab).columns[FEATURE_SPECS.findIndex((s) => s.name === 'state')]![0]!)).toBe(true);
     expect(col('class_low')[0]).toBe(150);
   });
 
