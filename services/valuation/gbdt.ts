@@ -355,30 +355,46 @@ function growTree(t: Trainer, rows: Int32Array, grad: Float64Array, hess: Float6
 
 // ---------- the model ----------
 
-function evalTree(tree: Tree, sets: (Set<number> | null)[], known: (Set<number> | null)[], x: ArrayLike<number>): number {
+/** Category code sets as bitmaps: prediction does a typed-array read instead of a hash lookup. */
+type CodeSet = Uint8Array;
+
+function toCodeSet(codes: number[]): CodeSet {
+  let max = -1;
+  for (const c of codes) if (c > max) max = c;
+  const set = new Uint8Array(max + 1);
+  for (const c of codes) if (c >= 0) set[c] = 1;
+  return set;
+}
+
+function hasCode(set: CodeSet, v: number): boolean {
+  return v >= 0 && v < set.length && set[v] === 1;
+}
+
+function evalTree(tree: Tree, sets: (CodeSet | null)[], known: (CodeSet | null)[], x: ArrayLike<number>): number {
+  const feature = tree.feature;
   let n = 0;
-  while (tree.feature[n] !== -1) {
-    const f = tree.feature[n]!;
+  while (feature[n] !== -1) {
+    const f = feature[n]!;
     const v = x[f]!;
     let left: boolean;
     const knownCodes = known[f];
-    if (Number.isNaN(v) || (knownCodes && !knownCodes.has(v))) left = tree.defaultLeft[n] === 1;
-    else if (knownCodes) left = sets[n]!.has(v);
+    if (Number.isNaN(v) || (knownCodes && !hasCode(knownCodes, v))) left = tree.defaultLeft[n] === 1;
+    else if (knownCodes) left = hasCode(sets[n]!, v);
     else left = v <= tree.threshold[n]!;
     n = left ? tree.left[n]! : tree.right[n]!;
   }
   return tree.value[n]!;
 }
 
-const categorySets = (tree: Tree) => tree.leftCategories.map((codes) => (codes ? new Set(codes) : null));
+const categorySets = (tree: Tree) => tree.leftCategories.map((codes) => (codes ? toCodeSet(codes) : null));
 
 export class GbdtModel {
-  private readonly known: (Set<number> | null)[];
-  private readonly leftSets: (Set<number> | null)[][];
+  private readonly known: (CodeSet | null)[];
+  private readonly leftSets: (CodeSet | null)[][];
 
   constructor(readonly data: SerializedGbdt) {
     if (data.format !== 'gbdt-v1') throw new Error(`unknown model format ${String(data.format)}`);
-    this.known = data.knownCategories.map((codes) => (codes ? new Set(codes) : null));
+    this.known = data.knownCategories.map((codes) => (codes ? toCodeSet(codes) : null));
     this.leftSets = data.trees.map(categorySets);
   }
 
@@ -484,7 +500,7 @@ export function trainGbdt(
   const trees: Tree[] = [];
   const report: TrainReport = { trainLoss: [], validLoss: [], bestIteration: 0, seconds: 0 };
   const knownCategories = bins.map((b) => (b.kind === 'categorical' ? b.binToCode.slice(1) : null));
-  const knownSets = knownCategories.map((codes) => (codes ? new Set(codes) : null));
+  const knownSets = knownCategories.map((codes) => (codes ? toCodeSet(codes) : null));
   const validPred = valid ? new Float64Array(valid.y.length).fill(base) : undefined;
   const xv = new Float64Array(features.length);
   let bestLoss = Infinity;
