@@ -97,6 +97,7 @@ export const alertNotifications = pgTable(
   (t) => [
     uniqueIndex('alert_notifications_event_key').on(t.alertId, t.listingId, t.event, t.eventKey),
     index('alert_notifications_user_idx').on(t.userId, t.createdAt),
+    index('alert_notifications_listing_idx').on(t.listingId, t.alertId),
     index('alert_notifications_pending_idx').on(t.listingId).where(sql`status = 'pending' AND frequency = 'instant'`),
     index('alert_notifications_digest_due_idx').on(t.alertId).where(sql`status = 'pending' AND frequency = 'daily'`),
   ],

@@ -1,0 +1,1 @@
+CREATE INDEX "alert_notifications_listing_idx" ON "alert_notifications" USING btree ("listing_id","alert_id");
