@@ -55,7 +55,13 @@ export class BrowserFetcher {
       this.release();
       throw new RetryableError(`browser did not start: ${errorMessage(err)}`);
     });
-    const context = await browser.newContext({ userAgent: policy.userAgent, javaScriptEnabled: true });
+    let context;
+    try {
+      context = await browser.newContext({ userAgent: policy.userAgent, javaScriptEnabled: true });
+    } catch (err) {
+      this.release();
+      throw new RetryableError(`browser context failed: ${errorMessage(err)}`);
+    }
     let refused: string | undefined;
     try {
       const page = await context.newPage();
