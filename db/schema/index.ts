@@ -6,3 +6,4 @@ export * from './crawl.js';
 export * from './accounts.js';
 export * from './valuation.js';
 export * from './alerts.js';
+export * from './analytics.js';

@@ -59,6 +59,8 @@ const envSchema = z
     /** Per e-mail address, per window: failed logins, registrations, reset requests (counted in PostgreSQL). */
     AUTH_ACCOUNT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     AUTH_ACCOUNT_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+    /** Analytics events (`POST /api/events/`): requests per minute per client IP. */
+    EVENTS_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
 
     MAIL_FROM: z.string().default('Deal Radar <alerts@dealradar.local>'),
     SENDGRID_API_KEY: optionalString,
