@@ -112,6 +112,18 @@ export class CrawlPipeline {
     const source = await findSourceByName(this.db, payload.source);
     if (!source) throw new NonRetryableError(`source "${payload.source}" is not registered`);
     if (!source.enabled && payload.reason !== 'manual') return { kind: 'skipped', reason: `source ${source.name} is disabled` };
+    const env = adapterEnv(adapter, this.deps.ctx.config);
+    let steps: CrawlStep[];
+    if (payload.reason === 'ending-soon') {
+      // Lots ending soon are re-checked one by one where the source has a per-lot view; a source
+      // without one is covered by its regular crawl.
+      const lots = adapter.detailStep ? await listEndingSoon(this.db, source.id, ENDING_SOON_MS) : [];
+      steps = lots.map((lot) => adapter.detailStep!(lot, env)).filter((s): s is CrawlStep => s !== null);
+      // Nothing to re-check: no run, so the source's health reflects real crawls only.
+      if (steps.length === 0 && !payload.runId) return { kind: 'skipped', reason: 'no open lot ends within 24 h' };
+    } else {
+      steps = adapter.start(env);
+    }
     const run = payload.runId
       ? await findRun(this.db, payload.runId)
       : (await openRun(this.db, { sourceId: source.id, reason: payload.reason, triggerKey: `${payload.reason}-${payload.slot ?? job.id}` })).run;
@@ -119,14 +131,6 @@ export class CrawlPipeline {
     if (run.state !== 'running') return { kind: 'skipped', runId: run.id, reason: 'run already finished' };
     await closeStaleRuns(this.db, source.id, STALE_RUN_MS);
 
-    const env = adapterEnv(adapter, this.deps.ctx.config);
-    let steps: CrawlStep[];
-    if (payload.reason === 'ending-soon' && adapter.detailStep) {
-      const lots = await listEndingSoon(this.db, source.id, ENDING_SOON_MS);
-      steps = lots.map((lot) => adapter.detailStep!(lot, env)).filter((s): s is CrawlStep => s !== null);
-    } else {
-      steps = adapter.start(env);
-    }
     const queued = await this.queueSteps(run, source, steps);
     if (queued === 0 && run.pendingSteps === 0) await closeRun(this.db, run.id);
     return { kind: 'started', runId: run.id, steps: queued };
