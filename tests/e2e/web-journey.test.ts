@@ -2,7 +2,7 @@
  * The web app in the system Chromium against the real built app, API and database:
  * sign up → the dashboard shows the seeded listings → filter by category and price → sort →
  * page → open a deal → back; a signed-out visitor is sent to /login and returned to the page
- * they asked for; an expired access token is refreshed silently. Screenshots of every screen
+ * they asked for; an expired access token is refreshed silently, on reload and mid-session. Screenshots of every screen
  * at desktop and mobile widths go to test-results/screenshots/.
  */
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
@@ -353,6 +353,32 @@ describe('web app in Chromium against the real API and database', () => {
     await page.waitForURL(`${stack.url}/`);
     await page.getByRole('link', { name: 'Get Started' }).waitFor();
     await expect(page.evaluate(() => localStorage.getItem('access_token'))).resolves.toBeNull();
+  }, 90_000);
+
+  it('a 401 in the middle of a session (client-side navigation) refreshes silently and the page loads', async () => {
+    const page = await newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/dashboard');
+    const signedInAt = Date.now();
+    await page.getByText('51 deals found').waitFor();
+    const refreshBefore = await page.evaluate(() => localStorage.getItem('refresh_token'));
+
+    // The access token expires while the app stays open; the next signed-in call gets a 401.
+    await page.waitForTimeout(signedInAt + (ACCESS_TTL_SECONDS + 2) * 1000 - Date.now());
+    const seen: string[] = [];
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/auth/') || path.startsWith('/api/subscriptions/')) seen.push(`${r.request().method()} ${path} ${r.status()}`);
+    });
+    await page.getByTestId('deal-card').first().getByRole('link', { name: /View details/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Caterpillar 320 GC' }).waitFor();
+    await page.getByTestId('price-history-locked').waitFor();
+    expect(seen).toEqual(['GET /api/subscriptions/status/ 401', 'POST /api/auth/token/refresh/ 200', 'GET /api/subscriptions/status/ 200']);
+    expect(page.url()).toContain(`/deal/${featuredSlug}`);
+    await expect(page.evaluate(() => localStorage.getItem('refresh_token'))).resolves.not.toBe(refreshBefore);
   }, 90_000);
 
   it('a signed-out visitor is sent to /login and returned to the page they asked for', async () => {
