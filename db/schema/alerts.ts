@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { categories } from './catalog.js';
-import { listings, type Condition } from './listings.js';
+import type { Condition } from './listings.js';
 import { users } from './users.js';
 
 export const DELIVERY_METHODS = ['email', 'sms'] as const;
@@ -65,15 +65,13 @@ export const alertNotifications = pgTable(
   'alert_notifications',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    alertId: integer('alert_id')
-      .notNull()
-      .references(() => alerts.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    listingId: integer('listing_id')
-      .notNull()
-      .references(() => listings.id, { onDelete: 'cascade' }),
+    // No foreign keys on this fan-out table: rows are written only by the matcher from the alert,
+    // user and listing it has just joined, and the per-row checks were over a third of a big
+    // batch's insert time (bench:match). Deleting an alert deletes its notifications
+    // (alerts-repository); accounts are deactivated, not deleted.
+    alertId: integer('alert_id').notNull(),
+    userId: integer('user_id').notNull(),
+    listingId: integer('listing_id').notNull(),
     event: text('event').$type<'match' | 'price_drop'>().notNull(),
     eventKey: text('event_key').notNull().default(''),
     trigger: text('trigger').$type<'new' | 'scored' | 'price_drop'>().notNull(),
@@ -88,7 +86,7 @@ export const alertNotifications = pgTable(
     priceUsd: numeric('price_usd', { precision: 14, scale: 2, mode: 'number' }),
     dealScore: integer('deal_score'),
     messageKey: text('message_key'),
-    digestId: integer('digest_id').references(() => alertDigests.id, { onDelete: 'set null' }),
+    digestId: integer('digest_id'),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
@@ -98,7 +96,6 @@ export const alertNotifications = pgTable(
     uniqueIndex('alert_notifications_event_key').on(t.alertId, t.listingId, t.event, t.eventKey),
     index('alert_notifications_user_idx').on(t.userId, t.createdAt),
     index('alert_notifications_listing_idx').on(t.listingId, t.alertId),
-    index('alert_notifications_pending_idx').on(t.listingId).where(sql`status = 'pending' AND frequency = 'instant'`),
     index('alert_notifications_digest_due_idx').on(t.alertId).where(sql`status = 'pending' AND frequency = 'daily'`),
   ],
 );

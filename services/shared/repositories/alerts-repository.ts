@@ -18,7 +18,8 @@ import type { DbOrTx } from '../database/db.js';
 
 export type AlertRow = typeof alerts.$inferSelect;
 export type MatchTrigger = 'new' | 'scored' | 'price_drop';
-export type ChangedListing = { listingId: number; trigger: MatchTrigger; eventKey: string };
+/** A listing that appeared, was (re)scored or dropped in price. */
+export type ChangedListing = { listingId: number; trigger: MatchTrigger };
 
 /** A Postgres int[] literal from checked integers (one parameter, whatever the count). */
 function intArray(ids: number[]): SQL {
@@ -104,9 +105,13 @@ export async function updateUserAlert(db: DbOrTx, userId: number, alertId: numbe
   return row;
 }
 
+/** Deletes the alert and what was matched for it (notifications have no foreign key: see schema). */
 export async function deleteUserAlert(db: DbOrTx, userId: number, alertId: number): Promise<boolean> {
-  const rows = await db.delete(alerts).where(and(eq(alerts.id, alertId), eq(alerts.userId, userId))).returning({ id: alerts.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const rows = await tx.delete(alerts).where(and(eq(alerts.id, alertId), eq(alerts.userId, userId))).returning({ id: alerts.id });
+    if (rows.length > 0) await tx.delete(alertNotifications).where(eq(alertNotifications.alertId, alertId));
+    return rows.length > 0;
+  });
 }
 
 /** The unsubscribe link's effect: the alert is turned off (whoever is signed in, or no one). */
@@ -119,30 +124,40 @@ export async function deactivateAlert(db: DbOrTx, alertId: number): Promise<Aler
 
 /**
  * Records one notification per (alert, listing, event) for every active alert the changed
- * listings satisfy; a second run of the same batch inserts nothing. A `new`/`scored` change
- * notifies an alert about a lot once (event `match`); a `price_drop` notifies again per drop
- * (its event key). Returns how many notifications were created.
+ * listings satisfy, and returns how many. The event is `match` the first time a lot satisfies an
+ * alert, and `price_drop` (keyed by the new price) when it still does at a price below every
+ * price it was notified at; anything else (a rescore, a bid going up, the same batch run twice)
+ * records nothing. Price drops are read from the data, whichever pipeline event reports them.
  */
 export async function matchChangedListings(db: DbOrTx, changes: ChangedListing[], now: Date = new Date()): Promise<number> {
   if (changes.length === 0) return 0;
-  const events = JSON.stringify(changes.map((c) => ({ listing_id: c.listingId, trigger: c.trigger, event_key: c.eventKey })));
-  const rows = (await db.execute(sql`
+  const [row] = (await db.execute(matchStatement(changes, now))) as unknown as Array<{ created: number }>;
+  return row?.created ?? 0;
+}
+
+/** The matching statement itself (the benchmark prints its plan). */
+export function matchStatement(changes: ChangedListing[], now: Date): SQL {
+  const events = JSON.stringify(changes.map((c) => ({ listing_id: c.listingId, trigger: c.trigger })));
+  return sql`
     WITH changed AS (
-      SELECT DISTINCT ON (l.id, ev.event, ev.event_key)
+      SELECT DISTINCT ON (l.id)
              l.id, l.category_id, l.price_usd, l.state, l.condition, l.deal_score,
              CASE WHEN l.deal_score IS NULL THEN NULL
                   ELSE least(100, greatest(0, ceil(l.deal_score / 10.0)))::int END AS badge,
              lower(l.title || ' ' || coalesce(l.make, '') || ' ' || coalesce(l.model, '') || ' ' || l.description) AS haystack,
-             ev.event, ev.event_key, ev.trigger
-      FROM (
-        SELECT e.listing_id, e.trigger,
-               CASE WHEN e.trigger = 'price_drop' THEN 'price_drop' ELSE 'match' END AS event,
-               CASE WHEN e.trigger = 'price_drop' THEN e.event_key ELSE '' END AS event_key
-        FROM jsonb_to_recordset(${events}::jsonb) AS e(listing_id int, trigger text, event_key text)
-      ) ev
-      JOIN listings l ON l.id = ev.listing_id
+             e.trigger
+      FROM jsonb_to_recordset(${events}::jsonb) AS e(listing_id int, trigger text)
+      JOIN listings l ON l.id = e.listing_id
       WHERE l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > ${now.toISOString()}::timestamptz)
-      ORDER BY l.id, ev.event, ev.event_key, ev.trigger
+      ORDER BY l.id, (e.trigger = 'price_drop') DESC, e.trigger
+    ),
+    -- What these listings were already notified at, read once before any row is inserted (a
+    -- per-pair probe would rescan the rows this very statement adds).
+    previous AS MATERIALIZED (
+      SELECT p.alert_id, p.listing_id, min(p.price_usd) AS lowest
+      FROM alert_notifications p
+      WHERE p.listing_id IN (SELECT id FROM changed)
+      GROUP BY p.alert_id, p.listing_id
     ),
     keyed AS (
       SELECT c.*, s.state_key, k.condition_key
@@ -150,24 +165,29 @@ export async function matchChangedListings(db: DbOrTx, changes: ChangedListing[]
       CROSS JOIN LATERAL (SELECT DISTINCT x AS state_key FROM unnest(ARRAY['', coalesce(c.state, '')]) AS x) s
       CROSS JOIN LATERAL (SELECT DISTINCT y AS condition_key FROM unnest(ARRAY['', coalesce(c.condition, '')]) AS y) k
     )
+    , inserted AS (
     INSERT INTO alert_notifications (alert_id, user_id, listing_id, event, event_key, trigger, channel, frequency, price_usd, deal_score)
-    SELECT a.id, a.user_id, k.id, k.event, k.event_key, k.trigger, a.delivery_method, a.frequency, k.price_usd, k.deal_score
+    SELECT a.id, a.user_id, k.id,
+           CASE WHEN prev.alert_id IS NULL THEN 'match' ELSE 'price_drop' END,
+           CASE WHEN prev.alert_id IS NULL THEN '' ELSE k.price_usd::float8::text END,
+           k.trigger, a.delivery_method, a.frequency, k.price_usd, k.deal_score
     FROM keyed k
     JOIN alerts a ON a.is_active
                  AND a.category_id = k.category_id
                  AND a.state_key = k.state_key
                  AND a.condition_key = k.condition_key
     JOIN users u ON u.id = a.user_id AND u.is_active
+    LEFT JOIN previous prev ON prev.alert_id = a.id AND prev.listing_id = k.id
     WHERE (a.price_min IS NULL OR k.price_usd >= a.price_min)
       AND (a.price_max IS NULL OR k.price_usd <= a.price_max)
       AND (a.min_deal_score IS NULL OR k.badge >= a.min_deal_score)
       AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
-      AND (k.event = 'price_drop'
-           OR NOT EXISTS (SELECT 1 FROM alert_notifications n WHERE n.alert_id = a.id AND n.listing_id = k.id))
+      AND (prev.alert_id IS NULL OR k.price_usd < prev.lowest)
     ON CONFLICT DO NOTHING
-    RETURNING id
-  `)) as unknown as Array<{ id: number }>;
-  return rows.length;
+    RETURNING 1
+    )
+    SELECT count(*)::int AS created FROM inserted
+  `;
 }
 
 /** Everything a message about one notification needs. */
