@@ -5,7 +5,7 @@
  * the alert is turned off, a price drop notifies again, and the daily digest gathers matches.
  */
 import { randomInt } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertNotifications, listings, users } from '../../db/schema/index.js';
 import type { ApiApp } from '../../services/api/app.js';
@@ -87,7 +87,7 @@ describe('matching SQL agrees with the pure rule', () => {
       })),
     );
 
-    const created = await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'scored' as const, eventKey: 'v1' })), now);
+    const created = await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'scored' as const })), now);
     const rows = await db.select().from(alertNotifications);
     expect(rows.length).toBe(created);
     const got = new Set(rows.map((r) => `${r.alertId}:${r.listingId}`));
@@ -101,13 +101,33 @@ describe('matching SQL agrees with the pure rule', () => {
     expect([...got].sort()).toEqual([...expected].sort());
     expect(rows.every((r) => r.event === 'match' && r.eventKey === '' && r.status === 'pending')).toBe(true);
 
-    // The same batch again (a job run twice), and a rescore: nothing new.
-    expect(await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'scored' as const, eventKey: 'v1' })), now)).toBe(0);
-    expect(await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'scored' as const, eventKey: 'v2' })), now)).toBe(0);
-    // A price drop is a new event for the lots that still match.
-    const drops = await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'price_drop' as const, eventKey: 'p1' })), now);
-    expect(drops).toBe(expected.size);
-    expect(await matchChangedListings(db, inserted.map((l) => ({ listingId: l.id, trigger: 'price_drop' as const, eventKey: 'p1' })), now)).toBe(0);
+    // The same batch again (a job run twice), a rescore, a "price drop" without a lower price: nothing new.
+    const batch = (trigger: 'scored' | 'price_drop') => inserted.map((l) => ({ listingId: l.id, trigger }));
+    expect(await matchChangedListings(db, batch('scored'), now)).toBe(0);
+    expect(await matchChangedListings(db, batch('price_drop'), now)).toBe(0);
+
+    // Every price falls 10%: a price_drop for each lot that matched before and still matches.
+    await db.execute(sql`UPDATE listings SET price_usd = round(price_usd * 0.9) WHERE price_usd IS NOT NULL`);
+    const lowered = await db.select().from(listings);
+    const expectedDrops = new Set<string>();
+    for (const l of lowered) {
+      for (const a of alerts) {
+        if (l.priceUsd !== null && expected.has(`${a.id}:${l.id}`) && alertMatches(a.criteria, l, now)) expectedDrops.add(`${a.id}:${l.id}`);
+      }
+    }
+    expect(expectedDrops.size).toBeGreaterThan(5);
+    expect(await matchChangedListings(db, batch('scored'), now)).toBe(expectedDrops.size + [...expected].length * 0 + newMatches(lowered));
+    const drops = (await db.select().from(alertNotifications)).filter((r) => r.event === 'price_drop');
+    expect(new Set(drops.map((r) => `${r.alertId}:${r.listingId}`))).toEqual(expectedDrops);
+    expect(drops.every((r) => r.eventKey === String(Number(lowered.find((l) => l.id === r.listingId)!.priceUsd)))).toBe(true);
+    expect(await matchChangedListings(db, batch('price_drop'), now)).toBe(0);
+
+    /** Pairs that match only now (the lower price entered a budget): first matches, not drops. */
+    function newMatches(rows: typeof lowered): number {
+      let n = 0;
+      for (const l of rows) for (const a of alerts) if (!expected.has(`${a.id}:${l.id}`) && alertMatches(a.criteria, l, now)) n++;
+      return n;
+    }
   });
 });
 
@@ -227,7 +247,7 @@ describe('from the match queue to the outbox', () => {
     const rows = await listAlertNotifications(ctx.database.db, alert.id);
     expect(rows.map((r) => [r.listingId, r.event, r.eventKey])).toEqual([
       [listing!.id, 'match', ''],
-      [listing!.id, 'price_drop', 'obs-2'],
+      [listing!.id, 'price_drop', '39000'],
     ]);
   });
 
@@ -268,7 +288,7 @@ describe('from the match queue to the outbox', () => {
     await createAlert(user, { equipment_type: 'Excavators' });
     await ctx.database.db.update(users).set({ isActive: false }).where(eq(users.id, user.user.id));
     const [listing] = await insertListings(ctx.database.db, source, [underpricedExcavator('Hitachi ZX210')]);
-    expect(await matchChangedListings(ctx.database.db, [{ listingId: listing!.id, trigger: 'new', eventKey: 'n' }])).toBeGreaterThanOrEqual(0);
+    expect(await matchChangedListings(ctx.database.db, [{ listingId: listing!.id, trigger: 'new' }])).toBeGreaterThanOrEqual(0);
     const mine = (await ctx.database.db.select().from(alertNotifications).where(eq(alertNotifications.userId, user.user.id)));
     expect(mine).toEqual([]);
   });
