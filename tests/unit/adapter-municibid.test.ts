@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adapterEnv, ParseError } from '../../services/crawler/adapter.js';
+import { adapterEnv, adapterHosts, ParseError } from '../../services/crawler/adapter.js';
 import { municibidAdapter, parseMunicibidListing, parseMunicibidSearch } from '../../services/crawler/adapters/municibid.js';
 import { expectWholeListing, fetchedPage, readRecorded } from '../support/recorded-sites.js';
 import { testConfig } from '../support/recorded-sites.js';
@@ -92,5 +92,10 @@ describe('Municibid adapter on the recorded listing pages', () => {
       externalId: '84516049',
     });
     expect(municibidAdapter.obeyRobots).toBe(true);
+  });
+
+  it('follows redirects between the apex and www hosts only, or only the override host', () => {
+    expect(adapterHosts(municibidAdapter, testConfig())).toEqual(['municibid.com', 'www.municibid.com']);
+    expect(adapterHosts(municibidAdapter, testConfig({ SOURCE_BASE_URLS: 'municibid=http://127.0.0.1:9' }))).toEqual(['127.0.0.1:9']);
   });
 });

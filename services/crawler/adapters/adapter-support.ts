@@ -11,10 +11,14 @@ export function sourceBaseUrl(config: Config, name: string, fallback: string): s
   return (config.SOURCE_BASE_URLS[name] ?? fallback).replace(/\/+$/, '');
 }
 
-/** Hosts a source may be fetched from: the base URL's, plus its public API/CDN hosts when not overridden. */
-export function sourceHosts(config: Config, name: string, fallback: string, extraPublicHosts: string[] = []): string[] {
-  const base = new URL(sourceBaseUrl(config, name, fallback)).host;
-  return config.SOURCE_BASE_URLS[name] ? [base] : [base, ...extraPublicHosts];
+/**
+ * Hosts a source may be fetched from, redirects included: its base URL's host and, for the
+ * public site, the same host with or without `www.` (sites redirect between the two).
+ */
+export function sourceHosts(config: Config, name: string, fallback: string): string[] {
+  const host = new URL(sourceBaseUrl(config, name, fallback)).host;
+  if (config.SOURCE_BASE_URLS[name]) return [host];
+  return [host, host.startsWith('www.') ? host.slice(4) : `www.${host}`];
 }
 
 export type JsonObject = Record<string, unknown>;

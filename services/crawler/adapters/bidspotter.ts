@@ -13,7 +13,7 @@ import * as cheerio from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
 import type { ScrapedListing } from '../normalize/listing.js';
-import { isObject, isoInstant, num, sourceBaseUrl, str, type JsonObject } from './adapter-support.js';
+import { isObject, isoInstant, num, sourceBaseUrl, sourceHosts, str, type JsonObject } from './adapter-support.js';
 
 export const BIDSPOTTER_DEFAULT_BASE_URL = 'https://www.bidspotter.com';
 const PUBLIC_SITE = 'https://www.bidspotter.com';
@@ -83,6 +83,7 @@ export const bidSpotterAdapter: SourceAdapter = {
   accessKind: 'html',
   fetcher: 'http',
   baseUrl: (config: Config) => sourceBaseUrl(config, 'bidspotter', BIDSPOTTER_DEFAULT_BASE_URL),
+  hosts: (config: Config) => sourceHosts(config, 'bidspotter', BIDSPOTTER_DEFAULT_BASE_URL),
   politeness: { minDelayMs: 5000, maxConcurrency: 1 },
   obeyRobots: true,
   start: (env) => BIDSPOTTER_SEARCH_TERMS.map((term) => ({ label: 'list' as const, url: `${env.baseUrl}/en-us/search-results?${new URLSearchParams({ searchTerm: term, page: '1' })}`, page: 1 })),

@@ -10,7 +10,7 @@ import * as cheerio from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
 import type { ScrapedListing } from '../normalize/listing.js';
-import { isObject, num, str, sourceBaseUrl, usDateTimeToUtc, zonedTimeToUtc } from './adapter-support.js';
+import { isObject, num, str, sourceBaseUrl, sourceHosts, usDateTimeToUtc, zonedTimeToUtc } from './adapter-support.js';
 
 export const MUNICIBID_DEFAULT_BASE_URL = 'https://municibid.com';
 const PUBLIC_SITE = 'https://municibid.com';
@@ -132,6 +132,7 @@ export const municibidAdapter: SourceAdapter = {
   accessKind: 'html',
   fetcher: 'http',
   baseUrl: (config: Config) => sourceBaseUrl(config, 'municibid', MUNICIBID_DEFAULT_BASE_URL),
+  hosts: (config: Config) => sourceHosts(config, 'municibid', MUNICIBID_DEFAULT_BASE_URL),
   politeness: { minDelayMs: 5000, maxConcurrency: 1 },
   obeyRobots: true,
   start: (env) => [{ label: 'list', url: `${env.baseUrl}/Search/Results?page=1`, page: 1 }],

@@ -12,7 +12,7 @@ import * as cheerio from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
 import type { ScrapedListing } from '../normalize/listing.js';
-import { num, sourceBaseUrl } from './adapter-support.js';
+import { num, sourceBaseUrl, sourceHosts } from './adapter-support.js';
 
 export const PUBLICSURPLUS_DEFAULT_BASE_URL = 'https://www.publicsurplus.com';
 const PUBLIC_SITE = 'https://www.publicsurplus.com';
@@ -109,6 +109,7 @@ export const publicSurplusAdapter: SourceAdapter = {
   disabledReason: 'only an auction-page excerpt (without its title) is recorded: lot discovery and titles are unverified',
   fetcher: 'http',
   baseUrl: (config: Config) => sourceBaseUrl(config, 'publicsurplus', PUBLICSURPLUS_DEFAULT_BASE_URL),
+  hosts: (config: Config) => sourceHosts(config, 'publicsurplus', PUBLICSURPLUS_DEFAULT_BASE_URL),
   politeness: { minDelayMs: 5000, maxConcurrency: 1 },
   obeyRobots: true,
   start: (env) => [{ label: 'list', url: `${env.baseUrl}/sms/list/current`, page: 1 }],

@@ -11,7 +11,7 @@
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
 import type { ScrapedListing } from '../normalize/listing.js';
-import { isObject, num, parseJsonBody, sourceBaseUrl, str, type JsonObject } from './adapter-support.js';
+import { isObject, num, parseJsonBody, sourceBaseUrl, sourceHosts, str, type JsonObject } from './adapter-support.js';
 
 export const PURPLEWAVE_DEFAULT_BASE_URL = 'https://www.purplewave.com';
 const PUBLIC_SITE = 'https://www.purplewave.com';
@@ -98,6 +98,7 @@ export const purpleWaveAdapter: SourceAdapter = {
   accessKind: 'api',
   fetcher: 'http',
   baseUrl: (config: Config) => sourceBaseUrl(config, 'purplewave', PURPLEWAVE_DEFAULT_BASE_URL),
+  hosts: (config: Config) => sourceHosts(config, 'purplewave', PURPLEWAVE_DEFAULT_BASE_URL),
   politeness: { minDelayMs: 3000, maxConcurrency: 1 },
   obeyRobots: true,
   start: (env) => [

@@ -11,7 +11,7 @@
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
 import type { ScrapedListing } from '../normalize/listing.js';
-import { isObject, isoInstant, num, parseJsonBody, sourceBaseUrl, str, type JsonObject } from './adapter-support.js';
+import { isObject, isoInstant, num, parseJsonBody, sourceBaseUrl, sourceHosts, str, type JsonObject } from './adapter-support.js';
 
 export const RB_DEFAULT_BASE_URL = 'https://www.rbauction.com';
 const PUBLIC_SITE = 'https://www.rbauction.com';
@@ -103,6 +103,7 @@ export const rbAuctionAdapter: SourceAdapter = {
   accessKind: 'api',
   fetcher: 'http',
   baseUrl: (config: Config) => sourceBaseUrl(config, 'rbauction', RB_DEFAULT_BASE_URL),
+  hosts: (config: Config) => sourceHosts(config, 'rbauction', RB_DEFAULT_BASE_URL),
   politeness: { minDelayMs: 5000, maxConcurrency: 1 },
   obeyRobots: true,
   start: (env) => RB_CATEGORIES.map((c) => ({ label: 'list' as const, url: `${env.baseUrl}/cp/${c}`, page: 0 })),

@@ -16,7 +16,7 @@ import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type HttpRequest, type RouteResult, type SourceAdapter } from '../adapter.js';
 import type { ScrapedListing } from '../normalize/listing.js';
 import { cleanLine } from '../normalize/text.js';
-import { isObject, num, parseJsonBody, sourceBaseUrl, str, zonedTimeToUtc, type JsonObject } from './adapter-support.js';
+import { isObject, num, parseJsonBody, sourceBaseUrl, sourceHosts, str, zonedTimeToUtc, type JsonObject } from './adapter-support.js';
 
 export const WEST_DEFAULT_BASE_URL = 'https://www.westauction.com';
 const PUBLIC_SITE = 'https://www.westauction.com';
@@ -148,6 +148,7 @@ export const westAuctionAdapter: SourceAdapter = {
   accessKind: 'api',
   fetcher: 'http',
   baseUrl: (config: Config) => sourceBaseUrl(config, 'westauction', WEST_DEFAULT_BASE_URL),
+  hosts: (config: Config) => sourceHosts(config, 'westauction', WEST_DEFAULT_BASE_URL),
   politeness: { minDelayMs: 3000, maxConcurrency: 1 },
   obeyRobots: true,
   start: (env) => [
