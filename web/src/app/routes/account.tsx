@@ -1,5 +1,5 @@
-import { ComingSoon } from './coming-soon.js';
+import { AccountPage } from '../../features/account/components/account-page.js';
 
 export default function AccountRoute() {
-  return <ComingSoon title="Account Settings" subtitle="Manage your profile and subscription" />;
+  return <AccountPage />;
 }
