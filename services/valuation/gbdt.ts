@@ -386,16 +386,75 @@ function evalTree(tree: Tree, sets: (CodeSet | null)[], known: (CodeSet | null)[
   return tree.value[n]!;
 }
 
+/** All trees in flat typed arrays (node ids offset per tree): monomorphic, cache-friendly prediction. */
+type CompiledForest = {
+  roots: Int32Array;
+  feature: Int32Array;
+  threshold: Float64Array;
+  defaultLeft: Uint8Array;
+  left: Int32Array;
+  right: Int32Array;
+  value: Float64Array;
+  sets: (CodeSet | null)[];
+};
+
+function compileForest(trees: Tree[]): CompiledForest {
+  const total = trees.reduce((n, t) => n + t.feature.length, 0);
+  const forest: CompiledForest = {
+    roots: new Int32Array(trees.length),
+    feature: new Int32Array(total),
+    threshold: new Float64Array(total),
+    defaultLeft: new Uint8Array(total),
+    left: new Int32Array(total),
+    right: new Int32Array(total),
+    value: new Float64Array(total),
+    sets: new Array<CodeSet | null>(total).fill(null),
+  };
+  let offset = 0;
+  trees.forEach((tree, t) => {
+    forest.roots[t] = offset;
+    for (let n = 0; n < tree.feature.length; n++) {
+      const i = offset + n;
+      forest.feature[i] = tree.feature[n]!;
+      forest.threshold[i] = tree.threshold[n]!;
+      forest.defaultLeft[i] = tree.defaultLeft[n]!;
+      forest.left[i] = tree.left[n]! + offset;
+      forest.right[i] = tree.right[n]! + offset;
+      forest.value[i] = tree.value[n]!;
+      const codes = tree.leftCategories[n];
+      forest.sets[i] = codes ? toCodeSet(codes) : null;
+    }
+    offset += tree.feature.length;
+  });
+  return forest;
+}
+
+function evalCompiled(forest: CompiledForest, t: number, known: (CodeSet | null)[], x: ArrayLike<number>): number {
+  const { feature, threshold, defaultLeft, left, right, sets } = forest;
+  let n = forest.roots[t]!;
+  for (;;) {
+    const f = feature[n]!;
+    if (f === -1) return forest.value[n]!;
+    const v = x[f]!;
+    const knownCodes = known[f];
+    let goLeft: boolean;
+    if (v !== v || (knownCodes !== null && knownCodes !== undefined && !hasCode(knownCodes, v))) goLeft = defaultLeft[n] === 1;
+    else if (knownCodes) goLeft = hasCode(sets[n]!, v);
+    else goLeft = v <= threshold[n]!;
+    n = goLeft ? left[n]! : right[n]!;
+  }
+}
+
 const categorySets = (tree: Tree) => tree.leftCategories.map((codes) => (codes ? toCodeSet(codes) : null));
 
 export class GbdtModel {
   private readonly known: (CodeSet | null)[];
-  private readonly leftSets: (CodeSet | null)[][];
+  private readonly forest: CompiledForest;
 
   constructor(readonly data: SerializedGbdt) {
     if (data.format !== 'gbdt-v1') throw new Error(`unknown model format ${String(data.format)}`);
     this.known = data.knownCategories.map((codes) => (codes ? toCodeSet(codes) : null));
-    this.leftSets = data.trees.map(categorySets);
+    this.forest = compileForest(data.trees);
   }
 
   get features(): FeatureSpec[] {
@@ -409,12 +468,12 @@ export class GbdtModel {
   /** Prediction for one row given as a feature vector (NaN = missing). */
   predictRow(x: ArrayLike<number>, trees = this.data.trees.length): number {
     let sum = this.data.base;
-    for (let t = 0; t < trees; t++) sum += this.treeValue(t, x);
+    for (let t = 0; t < trees; t++) sum += evalCompiled(this.forest, t, this.known, x);
     return sum;
   }
 
   treeValue(t: number, x: ArrayLike<number>): number {
-    return evalTree(this.data.trees[t]!, this.leftSets[t]!, this.known, x);
+    return evalCompiled(this.forest, t, this.known, x);
   }
 
   predict(m: FeatureMatrix): Float64Array {
