@@ -1,5 +1,5 @@
-import { ComingSoon } from './coming-soon.js';
+import { AlertsPage } from '../../features/alerts/components/alerts-page.js';
 
 export default function AlertsRoute() {
-  return <ComingSoon title="Price Alerts" subtitle="Get notified when equipment matching your criteria becomes available" />;
+  return <AlertsPage />;
 }

@@ -1,0 +1,123 @@
+import { useId, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button.js';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
+import { Field, inputClass, Label } from '../../../components/ui/form.js';
+import { CONDITIONS, EQUIPMENT_TYPES, parseWholeDollars, US_STATES } from '../alert-options.js';
+import type { AlertInput, DeliveryMethod } from '../api/alerts-api.js';
+
+type Values = { equipmentType: string; location: string; priceMin: string; priceMax: string; condition: string; deliveryMethod: DeliveryMethod };
+export const EMPTY_ALERT_FORM: Values = { equipmentType: '', location: 'any-location', priceMin: '', priceMax: '', condition: 'any-condition', deliveryMethod: 'email' };
+
+/** The form's values as the API's payload ('any-location' / 'any-condition' mean no filter). */
+export function alertPayload(values: Values): AlertInput {
+  return {
+    equipment_type: values.equipmentType,
+    state: values.location === 'any-location' ? null : values.location,
+    price_min: parseWholeDollars(values.priceMin),
+    price_max: parseWholeDollars(values.priceMax),
+    condition: values.condition === 'any-condition' ? null : values.condition,
+    delivery_method: values.deliveryMethod,
+  };
+}
+
+function SelectField({ label, value, onChange, children, error }: { label: string; value: string; onChange: (v: string) => void; children: React.ReactNode; error?: string }) {
+  const id = useId();
+  return (
+    <div className="space-y-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <select id={id} className={inputClass} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}>
+        {children}
+      </select>
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function AlertForm({ smsAllowed, onCreate, onCancel }: { smsAllowed: boolean; onCreate: (input: AlertInput) => Promise<boolean>; onCancel: () => void }) {
+  const [values, setValues] = useState<Values>(EMPTY_ALERT_FORM);
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const set = (key: keyof Values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!values.equipmentType) {
+      setError('Please select an equipment type');
+      toast.error('Error', { description: 'Please select an equipment type' });
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      if (await onCreate(alertPayload(values))) setValues(EMPTY_ALERT_FORM);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Create New Alert</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Create New Alert">
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            <SelectField label="Equipment Type" value={values.equipmentType} onChange={set('equipmentType')} error={error}>
+              <option value="">Select equipment type</option>
+              {EQUIPMENT_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField label="Location" value={values.location} onChange={set('location')}>
+              <option value="any-location">Any location</option>
+              {US_STATES.map(([code, name]) => (
+                <option key={code} value={code}>
+                  {name}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField label="Condition" value={values.condition} onChange={set('condition')}>
+              <option value="any-condition">Any condition</option>
+              {CONDITIONS.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </SelectField>
+            <Field label="Min Price" inputMode="numeric" placeholder="0" value={values.priceMin} onChange={(e) => set('priceMin')(e.target.value)} maxLength={12} />
+            <Field label="Max Price" inputMode="numeric" placeholder="999999" value={values.priceMax} onChange={(e) => set('priceMax')(e.target.value)} maxLength={12} />
+            <SelectField label="Notification Method" value={values.deliveryMethod} onChange={(v) => set('deliveryMethod')(v)}>
+              <option value="email">Email</option>
+              <option value="sms" disabled={!smsAllowed}>
+                {smsAllowed ? 'SMS' : 'SMS (Premium)'}
+              </option>
+            </SelectField>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" disabled={busy}>
+              Create Alert
+            </Button>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setValues(EMPTY_ALERT_FORM);
+                setError(undefined);
+                onCancel();
+              }}
+            >
+              Cancel
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,137 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { TEST_USER, installFakeApi, renderApp, setupDom, signIn, type FakeRequest, type FakeResponse } from '../../../testing/render-app.js';
+import { alertPayload, EMPTY_ALERT_FORM } from './alert-form.js';
+
+setupDom();
+
+const FREE = { is_premium: false, product_name: null, cancel_at_period_end: false, cancel_at: null, current_period_end: null, premium_until: null };
+const ALERT = { id: 3, equipment_type: 'Excavators', price_min: 20000, price_max: 60000, state: 'TX', condition: 'Good', delivery_method: 'email', is_active: true, created_at: '2026-11-21T06:00:00Z', min_deal_score: null, keywords: null, frequency: 'instant' };
+
+function alertsApi(alerts: Array<Record<string, unknown>>, extra: (req: FakeRequest) => FakeResponse | undefined = () => undefined) {
+  let nextId = 10;
+  return installFakeApi((req) => {
+    const answer = extra(req);
+    if (answer) return answer;
+    if (req.path === '/api/auth/profile/') return { body: TEST_USER };
+    if (req.path === '/api/subscriptions/status/') return { body: FREE };
+    if (req.path === '/api/alerts/notifications/') return { body: { data: { items: [], has_more: false } } };
+    if (req.path === '/api/alerts/' && req.method === 'GET') return { body: { data: { items: alerts } } };
+    if (req.path === '/api/alerts/' && req.method === 'POST') {
+      const created = { ...ALERT, ...(req.body as object), id: nextId++, is_active: true };
+      alerts.unshift(created);
+      return { status: 201, body: { data: created } };
+    }
+    const m = /^\/api\/alerts\/(\d+)\/$/.exec(req.path);
+    if (m && req.method === 'PATCH') {
+      const a = alerts.find((x) => x.id === Number(m[1]))!;
+      Object.assign(a, req.body);
+      return { body: { data: a } };
+    }
+    if (m && req.method === 'DELETE') {
+      alerts.splice(alerts.findIndex((x) => x.id === Number(m[1])), 1);
+      return { status: 204 };
+    }
+    return { status: 404, body: { detail: 'Not found.' } };
+  });
+}
+
+describe('alerts page', () => {
+  it('empty state, plan limit and SMS as premium for free users', async () => {
+    signIn();
+    alertsApi([]);
+    renderApp('/alerts');
+    expect(await screen.findByRole('heading', { name: 'Price Alerts' })).toBeTruthy();
+    expect(screen.getByText('Get notified when equipment matching your criteria becomes available')).toBeTruthy();
+    expect(await screen.findByText('No alerts yet')).toBeTruthy();
+    expect(screen.getByText('Create your first alert to get notified about great deals')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Your Alerts (0)' })).toBeTruthy();
+    expect(screen.getByTestId('plan-limit').textContent).toContain('Free plan: up to 5 alerts (0 of 5 used), by email. SMS alerts are a Premium feature.');
+    expect(await screen.findByText('No notifications sent yet.')).toBeTruthy();
+  });
+
+  it('table row: price range, location, condition, delivery, switch and delete with their toasts', async () => {
+    signIn();
+    const calls = alertsApi([{ ...ALERT }, { ...ALERT, id: 4, equipment_type: 'Cranes', price_min: null, price_max: 5000, state: null, condition: null }]);
+    renderApp('/alerts');
+    const row = (await screen.findByRole('rowheader', { name: 'Excavators' })).closest('tr')!;
+    expect(within(row).getByText('$20,000 - $60,000')).toBeTruthy();
+    expect(within(row).getByText('Texas')).toBeTruthy();
+    expect(within(row).getByText('Good')).toBeTruthy();
+    expect(within(row).getByText('Email')).toBeTruthy();
+    const cranes = screen.getByRole('rowheader', { name: 'Cranes' }).closest('tr')!;
+    expect(within(cranes).getByText('Below $5,000')).toBeTruthy();
+    expect(within(cranes).getAllByText('Any')).toHaveLength(2);
+    const columns = screen.getAllByRole('columnheader').map((c) => c.textContent);
+    expect(columns).toEqual(['Equipment Type', 'Price Range', 'Location', 'Condition', 'Delivery', 'Status', 'Actions']);
+
+    const toggle = within(row).getByRole('switch', { name: 'Alert for Excavators active' });
+    expect(toggle.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(toggle);
+    expect(await screen.findByText('Alert Disabled')).toBeTruthy();
+    expect(screen.getByText('Your alert for Excavators has been disabled.')).toBeTruthy();
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('false'));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ is_active: false });
+    fireEvent.click(toggle);
+    expect(await screen.findByText('Your alert for Excavators has been enabled.')).toBeTruthy();
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Delete alert for Excavators' }));
+    expect(await screen.findByText('Your alert for Excavators has been deleted.')).toBeTruthy();
+    expect(screen.getByText('Alert Deleted')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('rowheader', { name: 'Excavators' })).toBeNull());
+    expect(screen.getByRole('heading', { name: 'Your Alerts (1)' })).toBeTruthy();
+  });
+
+  it("Add Alert toggles the form; equipment type required; creates, toasts, resets and closes", async () => {
+    signIn();
+    const calls = alertsApi([]);
+    renderApp('/alerts');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Alert' }));
+    expect(screen.getByRole('heading', { name: 'Create New Alert' })).toBeTruthy();
+    expect((screen.getByLabelText('Max Price') as HTMLInputElement).placeholder).toBe('999999');
+    expect((screen.getByRole('option', { name: 'SMS (Premium)' }) as HTMLOptionElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Please select an equipment type', { selector: 'p' })).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.change(screen.getByLabelText('Equipment Type'), { target: { value: 'Bulldozers' } });
+    fireEvent.change(screen.getByLabelText('Location'), { target: { value: 'CO' } });
+    fireEvent.change(screen.getByLabelText('Min Price'), { target: { value: '15000.75' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Alert Created')).toBeTruthy();
+    expect(screen.getByText("You'll be notified when equipment matching your criteria becomes available.")).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ equipment_type: 'Bulldozers', state: 'CO', price_min: 15000, price_max: null, condition: null, delivery_method: 'email' });
+    expect(screen.queryByRole('heading', { name: 'Create New Alert' })).toBeNull();
+    expect(await screen.findByRole('rowheader', { name: 'Bulldozers' })).toBeTruthy();
+    expect(screen.getByText('Above $15,000')).toBeTruthy();
+  });
+
+  it("shows the server's plan-limit message", async () => {
+    signIn();
+    alertsApi([], (req) => (req.method === 'POST' ? { status: 403, body: { detail: 'Your free plan allows up to 5 alerts. Upgrade to Premium for unlimited alerts.' } } : undefined));
+    renderApp('/alerts');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Alert' }));
+    fireEvent.change(screen.getByLabelText('Equipment Type'), { target: { value: 'Cranes' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Your free plan allows up to 5 alerts. Upgrade to Premium for unlimited alerts.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Create New Alert' })).toBeTruthy();
+  });
+
+  it('lists what was sent', async () => {
+    signIn();
+    alertsApi([], (req) =>
+      req.path === '/api/alerts/notifications/'
+        ? { body: { data: { has_more: false, items: [{ id: 1, alert_id: 3, equipment_type: 'Excavators', event: 'match', channel: 'email', frequency: 'instant', status: 'sent', error: null, price: 41000, deal_score: 880, created_at: '2026-11-21T06:30:00Z', sent_at: '2026-11-21T06:30:05Z', listing: { id: 9, slug: 'cat-320-9', title: '2015 Caterpillar 320', url: 'http://127.0.0.1/lot/9' } }] } } }
+        : undefined,
+    );
+    renderApp('/alerts');
+    const link = await screen.findByRole('link', { name: '2015 Caterpillar 320' });
+    expect(link.getAttribute('href')).toBe('/deal/cat-320-9');
+    expect(screen.getByText(/New match for your Excavators alert · \$41,000/)).toBeTruthy();
+    expect(screen.getByText('sent')).toBeTruthy();
+  });
+
+  it('alertPayload: any-location / any-condition mean no filter; prices whole numbers, empty not set', () => {
+    expect(alertPayload({ ...EMPTY_ALERT_FORM, equipmentType: 'Cranes', priceMax: '$1,200' })).toEqual({ equipment_type: 'Cranes', state: null, condition: null, price_min: null, price_max: 1200, delivery_method: 'email' });
+  });
+});
