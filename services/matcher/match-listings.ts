@@ -16,7 +16,7 @@ export type MatchOutcome = { matched: number; queued: number };
 export function createMatchHandler(deps: Deps): JobHandler<'match'> {
   return async (payload: Payload<'match'>): Promise<MatchOutcome> => {
     const now = new Date();
-    const matched = await matchChangedListings(deps.database.db, [{ listingId: payload.listingId, trigger: payload.event, eventKey: payload.eventKey }], now);
+    const matched = await matchChangedListings(deps.database.db, [{ listingId: payload.listingId, trigger: payload.event }], now);
     const queued = await dispatchInstantNotifications(deps, [payload.listingId], now);
     if (matched > 0 || queued > 0) deps.logger.info({ listingId: payload.listingId, event: payload.event, matched, queued }, 'listing matched alerts');
     return { matched, queued };
