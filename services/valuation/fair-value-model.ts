@@ -4,7 +4,7 @@
  * history the machine's model has. Training twice (holdout fit for the number of trees and the
  * error quantiles, then a refit on everything) keeps the range honest about drift over time.
  */
-import { encode as encodeAll, buildVocabulary, FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
+import { ATTRIBUTE_FEATURES, encode as encodeAll, buildVocabulary, FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
 import { GbdtModel, mulberry32, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
@@ -55,6 +55,13 @@ export type SerializedFairValueModel = {
   modelSupport: Record<string, number>;
   coverage: number;
   trainedRows: number;
+  /**
+   * Per model (`category|MODEL`) and family (`category|F:FAMILY`), the most common value of each
+   * attribute in its sales: what a listing that carries no such details most likely has.
+   */
+  typicalAttributes?: Record<string, Record<string, string>>;
+  /** The latest sale trained on (ISO): the model knows the market up to here. */
+  latestSaleAt?: string;
   holdout: { rows: number; rmsle: number; trees: number };
 };
 
@@ -84,6 +91,35 @@ export class FairValueModel {
 
   toJSON(): SerializedFairValueModel {
     return this.data;
+  }
+
+  /**
+   * The date a valuation is made as of: the requested date, but no later than the latest sale the
+   * model has seen. Beyond it the model cannot know the market, and an age measured to a later
+   * date would compare the machine with older ones than its comparables.
+   */
+  valuationDate(requested: Date): Date {
+    const latest = this.data.latestSaleAt ? new Date(this.data.latestSaleAt) : null;
+    return latest && latest < requested ? latest : requested;
+  }
+
+  /**
+   * The input with the attributes it lacks filled from its model's (else family's) typical sale.
+   * Listings carry none of Fast Iron's option columns; left missing, the trees would treat a
+   * listing like the odd sales that lacked them.
+   */
+  withTypicalAttributes(input: ValuationInput): ValuationInput {
+    const table = this.data.typicalAttributes;
+    if (!table) return input;
+    const model = normaliseModel(input.model);
+    const family = normaliseModel(input.modelFamily);
+    const typical = (model && table[`${input.categoryId}|${model}`]) || (family && table[`${input.categoryId}|F:${family}`]) || undefined;
+    if (!typical) return input;
+    const attributes = { ...input.attributes };
+    for (const [name, value] of Object.entries(typical)) {
+      if (attributes[name] === undefined || attributes[name] === null || attributes[name] === '') attributes[name] = value;
+    }
+    return { ...input, attributes };
   }
 
   /** Sales of this machine's model (same type) the model was trained on. */
@@ -137,6 +173,37 @@ function recencyWeights(rows: TrainingSale[], halfLifeYears: number): Float64Arr
 
 function sortedByDate<T extends { soldAt: Date }>(rows: T[]): T[] {
   return [...rows].sort((a, b) => a.soldAt.getTime() - b.soldAt.getTime());
+}
+
+const TYPICAL_ATTRIBUTES = [...ATTRIBUTE_FEATURES, 'ModelID'];
+
+function typicalAttributes(rows: TrainingSale[]): Record<string, Record<string, string>> {
+  const counts = new Map<string, Map<string, Map<string, number>>>();
+  for (const r of rows) {
+    const keys: string[] = [];
+    const model = normaliseModel(r.model);
+    const family = normaliseModel(r.modelFamily);
+    if (model) keys.push(`${r.categoryId}|${model}`);
+    if (family) keys.push(`${r.categoryId}|F:${family}`);
+    for (const key of keys) {
+      let byAttr = counts.get(key);
+      if (!byAttr) counts.set(key, (byAttr = new Map()));
+      for (const name of TYPICAL_ATTRIBUTES) {
+        const v = r.attributes[name];
+        if (v === null || v === undefined || v === '') continue;
+        let values = byAttr.get(name);
+        if (!values) byAttr.set(name, (values = new Map()));
+        values.set(String(v), (values.get(String(v)) ?? 0) + 1);
+      }
+    }
+  }
+  const out: Record<string, Record<string, string>> = {};
+  for (const [key, byAttr] of counts) {
+    const typical: Record<string, string> = {};
+    for (const [name, values] of byAttr) typical[name] = [...values.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+    out[key] = typical;
+  }
+  return out;
 }
 
 function countSupport(rows: ValuationInput[]): Record<string, number> {
@@ -214,6 +281,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     modelSupport: countSupport(usable),
     coverage,
     trainedRows: usable.length,
+    latestSaleAt: usable[usable.length - 1]!.soldAt.toISOString(),
+    typicalAttributes: typicalAttributes(usable),
     holdout: { rows: holdout.length, rmsle: Math.sqrt(se / holdout.length), trees: first.report.bestIteration },
   });
   return { model, seconds: (performance.now() - started) / 1000 };

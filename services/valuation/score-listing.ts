@@ -78,7 +78,8 @@ export function scoreListing(listing: ListingToScore, model: FairValueModel, can
   if (!listing.model && !listing.modelFamily) return { ...NONE, reason: 'no-model-or-family' };
   const ranked = selectComparables(listing, candidates, now, 5);
   if (ranked.length === 0) return { ...NONE, reason: 'no-comparables' };
-  const valuation = model.value(listingValuationInput(listing, now));
+  const input = listingValuationInput(listing, now);
+  const valuation = model.value(model.withTypicalAttributes({ ...input, soldAt: model.valuationDate(input.soldAt) }));
   const confidence = round2(comparablesSupport(ranked) * rangeFactor(valuation.low, valuation.high));
   const base: Omit<ListingScore, 'reason' | 'dealScore'> = {
     fairValue: roundMoney(valuation.fairValue),
