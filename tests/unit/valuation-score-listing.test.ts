@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { ComparableCandidate } from '../../services/valuation/comparables.js';
+import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
+import type { TrainingSale } from '../../services/valuation/features.js';
+import { mulberry32 } from '../../services/valuation/gbdt.js';
+import { scoreListing, type ListingToScore } from '../../services/valuation/score-listing.js';
+
+// Synthetic history: two wheel-loader models whose price falls with age and hours.
+const random = mulberry32(5);
+const sales: TrainingSale[] = Array.from({ length: 600 }, (_, i) => {
+  const big = i % 2 === 0;
+  const year = 1995 + Math.floor(random() * 15);
+  const soldAt = new Date(Date.UTC(2005 + Math.floor(random() * 6), Math.floor(random() * 12), 1));
+  const age = soldAt.getUTCFullYear() - year;
+  const price = (big ? 120_000 : 60_000) * Math.exp(-0.08 * age) * (0.9 + random() * 0.2);
+  return {
+    categoryId: 3, make: null, model: big ? '980G' : '950G', modelFamily: big ? '980' : '950', year, hours: 1000 + age * 900,
+    condition: null, state: 'TX', saleChannel: 'auction', soldAt, price: Math.round(price),
+    attributes: { Enclosure: big ? 'EROPS w AC' : 'OROPS', ProductSize: big ? 'Large' : 'Medium' },
+  };
+});
+const { model } = trainFairValueModel(sales, { params: { trees: 200, learningRate: 0.1 } });
+const now = new Date('2026-11-21T00:00:00Z');
+const comps: ComparableCandidate[] = sales
+  .filter((s) => s.model === '980G')
+  .slice(0, 40)
+  .map((s) => ({ title: `${s.year} 980G`, model: s.model, modelFamily: s.modelFamily, year: s.year, hours: s.hours, price: s.price, soldAt: s.soldAt, source: 'test', url: null }));
+const listing: ListingToScore = {
+  id: 1, categoryId: 3, make: 'Caterpillar', model: '980G', modelFamily: '980', year: 2004, hours: 6000, condition: 'Good', state: 'TX',
+  priceUsd: 80_000, buyersPremiumPct: null, status: 'open', auctionEndAt: null, bidCount: 0,
+};
+
+describe('scoring a listing', () => {
+  it('values as of the latest sale the model knows, with the details a listing lacks filled from its model', () => {
+    expect(model.valuationDate(now).getTime()).toBe(Math.max(...sales.map((s) => s.soldAt.getTime())));
+    expect(model.valuationDate(new Date('2006-01-01T00:00:00Z')).toISOString()).toBe('2006-01-01T00:00:00.000Z');
+    const filled = model.withTypicalAttributes({ ...listing, saleChannel: null, soldAt: now, attributes: {} });
+    expect(filled.attributes).toMatchObject({ Enclosure: 'EROPS w AC', ProductSize: 'Large' });
+    const kept = model.withTypicalAttributes({ ...listing, saleChannel: null, soldAt: now, attributes: { Enclosure: 'OROPS' } });
+    expect(kept.attributes.Enclosure).toBe('OROPS');
+  });
+
+  it('scores cheaper listings higher and explains with comparables', () => {
+    const cheap = scoreListing({ ...listing, priceUsd: 20_000 }, model, comps, now);
+    const dear = scoreListing({ ...listing, priceUsd: 400_000 }, model, comps, now);
+    expect(cheap.reason).toBe('scored');
+    expect(cheap.dealScore!).toBeGreaterThan(dear.dealScore!);
+    expect(cheap.comparables).toHaveLength(5);
+    expect(cheap.valueLow!).toBeLessThan(cheap.fairValue!);
+    expect(cheap.valueHigh!).toBeGreaterThan(cheap.fairValue!);
+  });
+
+  it('gives null for an unknown type, no comparables, or no price', () => {
+    expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now)).toMatchObject({ dealScore: null, fairValue: null, reason: 'unsupported-type' });
+    expect(scoreListing({ ...listing, model: 'ZZ1', modelFamily: 'ZZ' }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-comparables' });
+    expect(scoreListing({ ...listing, model: null, modelFamily: null }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-model-or-family' });
+    const noPrice = scoreListing({ ...listing, priceUsd: null }, model, comps, now);
+    expect(noPrice.dealScore).toBeNull();
+    expect(noPrice.reason).toBe('no-price');
+    expect(noPrice.fairValue).not.toBeNull();
+  });
+});
