@@ -3,6 +3,8 @@ import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom'
 import { FullPageSpinner } from '../components/ui/spinner.js';
 import { Toaster } from '../components/ui/toaster.js';
 import { AuthProvider } from '../lib/auth.js';
+import { ThemeProvider } from '../lib/theme.js';
+import { AnalyticsTracker } from '../features/analytics/analytics-tracker.js';
 import { ProtectedRoute } from './protected-route.js';
 
 // Each screen is its own chunk: the landing page's first load carries only the shell.
@@ -22,12 +24,15 @@ const AppLayout = lazy(() => import('../components/layouts/app-layout.js').then(
 /** The session and toasts live inside the router so a lost session can navigate to /login. */
 function Root() {
   return (
-    <AuthProvider>
-      <Toaster />
-      <Suspense fallback={<FullPageSpinner />}>
-        <Outlet />
-      </Suspense>
-    </AuthProvider>
+    <ThemeProvider>
+      <AuthProvider>
+        <AnalyticsTracker />
+        <Toaster />
+        <Suspense fallback={<FullPageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </AuthProvider>
+    </ThemeProvider>
   );
 }
 

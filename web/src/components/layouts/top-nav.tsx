@@ -7,6 +7,7 @@ import { BILLING_PATH } from '../../config/constants.js';
 import { fullName, useAuth, userInitials } from '../../lib/auth.js';
 import { cn } from '../../lib/cn.js';
 import { Logo } from '../ui/logo.js';
+import { ThemeSwitch } from '../theme-switch.js';
 
 const NAV_ITEMS = [
   { to: '/dashboard', label: 'Dashboard' },
@@ -99,6 +100,7 @@ export function TopNav() {
           </ul>
         </nav>
         <div className="flex items-center gap-2">
+          <ThemeSwitch />
           <AvatarMenu signingOut={signingOut} onLogout={() => void onLogout()} />
           <button
             type="button"
