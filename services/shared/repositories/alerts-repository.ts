@@ -289,7 +289,8 @@ export async function recordAlertDelivery(
     await db
       .update(alertNotifications)
       .set({ status: outcome.status, error, sentAt, updatedAt: sql`now()` })
-      .where(eq(alertNotifications.digestId, digest.id));
+      // alert_id first: the unique key's leading column finds the rows without scanning.
+      .where(and(eq(alertNotifications.alertId, ref.alertId), eq(alertNotifications.digestId, digest.id)));
   }
 }
 
@@ -411,7 +412,7 @@ export async function pendingDigestDeliveries(db: DbOrTx, day: string): Promise<
                      'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state)
                    ORDER BY l.deal_score DESC NULLS LAST, n.id), '[]'::jsonb)
             FROM alert_notifications n JOIN listings l ON l.id = n.listing_id
-            WHERE n.digest_id = d.id) AS items
+            WHERE n.alert_id = d.alert_id AND n.digest_id = d.id) AS items
     FROM alert_digests d
     JOIN alerts a ON a.id = d.alert_id
     JOIN users u ON u.id = a.user_id
@@ -423,13 +424,19 @@ export async function pendingDigestDeliveries(db: DbOrTx, day: string): Promise<
 export async function markDigestsQueued(db: DbOrTx, digestIds: number[]): Promise<void> {
   if (digestIds.length === 0) return;
   await db.execute(sql`UPDATE alert_digests SET status = 'queued' WHERE id = ANY(${intArray(digestIds)}) AND status = 'pending'`);
-  await db.execute(sql`UPDATE alert_notifications SET status = 'queued', updated_at = now() WHERE digest_id = ANY(${intArray(digestIds)}) AND status = 'digested'`);
+  await db.execute(sql`
+    UPDATE alert_notifications n SET status = 'queued', updated_at = now()
+    FROM alert_digests d
+    WHERE d.id = ANY(${intArray(digestIds)}) AND n.alert_id = d.alert_id AND n.digest_id = d.id AND n.status = 'digested'`);
 }
 
 export async function markDigestsSkipped(db: DbOrTx, digestIds: number[], reason: string): Promise<void> {
   if (digestIds.length === 0) return;
   await db.execute(sql`UPDATE alert_digests SET status = 'skipped' WHERE id = ANY(${intArray(digestIds)})`);
-  await db.execute(sql`UPDATE alert_notifications SET status = 'skipped', error = ${reason} WHERE digest_id = ANY(${intArray(digestIds)})`);
+  await db.execute(sql`
+    UPDATE alert_notifications n SET status = 'skipped', error = ${reason}, updated_at = now()
+    FROM alert_digests d
+    WHERE d.id = ANY(${intArray(digestIds)}) AND n.alert_id = d.alert_id AND n.digest_id = d.id`);
 }
 
 // ---- SMS opt-outs -------------------------------------------------------------------------
