@@ -93,9 +93,11 @@ export const alertNotifications = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('alert_notifications_event_key').on(t.alertId, t.listingId, t.event, t.eventKey),
+    // Listing first: the matcher and the dispatcher look notifications up by listing, and one
+    // index fewer to write per matched row (bench:match). By alert: through the user index.
+    uniqueIndex('alert_notifications_listing_event_key').on(t.listingId, t.alertId, t.event, t.eventKey),
     index('alert_notifications_user_idx').on(t.userId, t.createdAt),
-    index('alert_notifications_listing_idx').on(t.listingId, t.alertId),
+    index('alert_notifications_digest_idx').on(t.digestId).where(sql`digest_id IS NOT NULL`),
     index('alert_notifications_digest_due_idx').on(t.alertId).where(sql`status = 'pending' AND frequency = 'daily'`),
   ],
 );

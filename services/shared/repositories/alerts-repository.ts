@@ -109,7 +109,7 @@ export async function updateUserAlert(db: DbOrTx, userId: number, alertId: numbe
 export async function deleteUserAlert(db: DbOrTx, userId: number, alertId: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const rows = await tx.delete(alerts).where(and(eq(alerts.id, alertId), eq(alerts.userId, userId))).returning({ id: alerts.id });
-    if (rows.length > 0) await tx.delete(alertNotifications).where(eq(alertNotifications.alertId, alertId));
+    if (rows.length > 0) await tx.delete(alertNotifications).where(and(eq(alertNotifications.userId, userId), eq(alertNotifications.alertId, alertId)));
     return rows.length > 0;
   });
 }
@@ -289,8 +289,7 @@ export async function recordAlertDelivery(
     await db
       .update(alertNotifications)
       .set({ status: outcome.status, error, sentAt, updatedAt: sql`now()` })
-      // alert_id first: the unique key's leading column finds the rows without scanning.
-      .where(and(eq(alertNotifications.alertId, ref.alertId), eq(alertNotifications.digestId, digest.id)));
+      .where(eq(alertNotifications.digestId, digest.id));
   }
 }
 
