@@ -223,6 +223,11 @@ describe('web app part 2 journey', () => {
     await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/dashboard');
+    await page.getByText('1 deal found').waitFor();
+    await screen(page, 'dashboard');
+    await page.goto(`/deal/${lot!.slug}`);
+    await page.getByText('Equipment Details').waitFor();
+    await screen(page, 'deal');
 
     // Billing: Free, upgrade → not configured.
     await page.goto('/account?tab=billing');

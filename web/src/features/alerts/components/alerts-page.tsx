@@ -34,7 +34,7 @@ function ActiveSwitch({ alert, onToggle, busy }: { alert: Alert; onToggle: () =>
         onClick={onToggle}
         className={cn('relative inline-flex h-6 w-11 shrink-0 items-center rounded-full border-2 border-transparent transition-colors disabled:opacity-60', alert.is_active ? 'bg-brand-600' : 'bg-slate-400')}
       >
-        <span className={cn('inline-block h-5 w-5 rounded-full bg-white shadow transition-transform', alert.is_active ? 'translate-x-5' : 'translate-x-0')} aria-hidden />
+        <span className={cn('inline-block h-5 w-5 rounded-full bg-[#fff] shadow transition-transform', alert.is_active ? 'translate-x-5' : 'translate-x-0')} aria-hidden />
       </button>
       <span className="text-sm text-slate-800">{alert.is_active ? 'Active' : 'Inactive'}</span>
     </div>
