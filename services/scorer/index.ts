@@ -1,4 +1,5 @@
 import type { ServiceStarter } from '../shared/service.js';
+import { bootstrapValuation } from './bootstrap.js';
 import { ModelStore } from './model-store.js';
 import { runModelJob } from './model-jobs.js';
 import { runScoreJob } from './score-job.js';
@@ -13,6 +14,10 @@ export const startScorer: ServiceStarter = async (ctx) => {
   // training holds the job for tens of seconds (in a thread); a long lock keeps it from looking stalled
   const modelWorker = ctx.queues.worker('model', (payload) => runModelJob(ctx, payload), { concurrency: 1, lockDuration: 10 * 60_000 });
   ctx.logger.info({ service: 'scorer', queues: ['score', 'model'] }, 'scorer running');
+  if (ctx.config.VALUATION_BOOTSTRAP) {
+    // In the background: start-up does not wait for an import.
+    void bootstrapValuation(ctx).catch((err: unknown) => ctx.logger.error({ err }, 'valuation bootstrap failed'));
+  }
   return {
     name: 'scorer',
     stop: async () => {

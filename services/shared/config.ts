@@ -85,6 +85,7 @@ const envSchema = z
     CRAWL_ENDING_SOON_SCHEDULE: z.string().default('*/15 * * * *'),
     /** When the fair-value model is retrained on all sales history (then every listing is rescored). */
     MODEL_TRAIN_SCHEDULE: z.string().default('30 3 * * *'),
+    VALUATION_BOOTSTRAP: bool.optional(),
     CRAWL_ALLOW_ONLY_LOOPBACK: bool.optional(),
     CRAWL_USER_AGENT_CONTACT: z.string().default('https://github.com/deal-radar/deal-radar'),
     GSA_API_KEY: z.string().default('DEMO_KEY'),
@@ -159,6 +160,8 @@ const envSchema = z
       // Tests insert listings between requests and must see exact counts at once.
       LISTINGS_COUNT_CACHE_SECONDS: env.LISTINGS_COUNT_CACHE_SECONDS ?? (isTest ? 0 : 5),
       QUEUE_BACKEND: env.REDIS_URL ? ('redis' as const) : ('postgres' as const),
+      // A fresh installation imports the Fast Iron sales and trains its first model (not under tests).
+      VALUATION_BOOTSTRAP: env.VALUATION_BOOTSTRAP ?? !isTest,
     };
   });
 

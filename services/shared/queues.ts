@@ -90,7 +90,7 @@ const notifyPayload = z.discriminatedUnion('channel', [
 /** The valuation model's jobs: retrain on all sales history, or rescore every listing after a new model. */
 const modelPayload = z.object({
   action: z.enum(['train', 'rescore-all']),
-  reason: z.enum(['scheduled', 'manual', 'new-model']).default('manual'),
+  reason: z.enum(['scheduled', 'manual', 'new-model', 'bootstrap']).default('manual'),
   /** The model version to rescore with (rescore-all after training): part of the job id. */
   version: z.number().int().positive().optional(),
   /** The scheduler's tick slot or a manual request's timestamp: part of the job id. */

@@ -1,0 +1,45 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapValuation } from '../../services/scorer/bootstrap.js';
+import { countSoldResultsByOrigin } from '../../services/shared/repositories/sold-results-repository.js';
+import { QUEUES } from '../../services/shared/queues.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+
+describe('valuation bootstrap on a fresh installation', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(async () => ctx?.close());
+
+  it('imports the Fast Iron sales once and queues one first training', async () => {
+    expect(await bootstrapValuation(ctx)).toBe('training-queued');
+    const counts = await countSoldResultsByOrigin(ctx.database.db);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    // 10,931 training sales + 5,098 priced January–February 2012 sales, all six groups mapped.
+    expect(total).toBe(10_931 + 5_098);
+
+    // Again (another replica, or a restart before training finished): no second import, one job.
+    expect(await bootstrapValuation(ctx)).toBe('training-queued');
+    const again = Object.values(await countSoldResultsByOrigin(ctx.database.db)).reduce((a, b) => a + b, 0);
+    expect(again).toBe(total);
+    const jobs = await ctx.queues.queue('model').getJobs(['waiting', 'delayed', 'active']);
+    expect(jobs.filter((j) => j.data.action === 'train')).toHaveLength(1);
+    expect(jobs[0]!.id).toBe(QUEUES.model.jobId({ action: 'train', reason: 'bootstrap', slot: 'bootstrap' }));
+  }, 120_000);
+});
+
+describe('valuation bootstrap without data', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { SHARED_DIR: mkdtempSync(path.join(os.tmpdir(), 'no-shared-')) } });
+  });
+  afterAll(async () => ctx?.close());
+
+  it('queues nothing and says so when there are no sales to learn from', async () => {
+    expect(await bootstrapValuation(ctx)).toBe('no-sales');
+    expect(await ctx.queues.queue('model').getJobs(['waiting'])).toHaveLength(0);
+  });
+});
