@@ -28,6 +28,12 @@ export type DealResult = { score: number; paid: number; discount: number; positi
 export const MIN_CONFIDENCE = 0.15;
 /** How steeply the score rises with the position in the range. */
 const STEEPNESS = 0.9;
+/**
+ * Beyond twice the range's width the position stops growing: a price 20× under value is no more
+ * certain a deal than one 4× under, and without the cap such outliers saturate the score before
+ * confidence and time left can temper it (an opening bid days before the close is not a deal yet).
+ */
+const MAX_POSITION = 2;
 /** An auction with this many hours left counts a low bid at half weight. */
 const HALF_WEIGHT_HOURS = 24;
 
@@ -49,7 +55,8 @@ export function dealScore(input: DealInput): DealResult | null {
   const paid = paidPrice(input.price, input.buyersPremiumPct);
   const logGap = Math.log(input.fairValue) - Math.log(paid);
   // position: +1 at the low end of the range, −1 at the high end, 0 at the fair value
-  const position = logGap >= 0 ? logGap / (Math.log(input.fairValue) - Math.log(input.low)) : logGap / (Math.log(input.high) - Math.log(input.fairValue));
+  const rawPosition = logGap >= 0 ? logGap / (Math.log(input.fairValue) - Math.log(input.low)) : logGap / (Math.log(input.high) - Math.log(input.fairValue));
+  const position = Math.max(-MAX_POSITION, Math.min(MAX_POSITION, rawPosition));
   let timeFactor = 1;
   if (input.isAuction && input.status === 'open' && input.auctionEndAt) {
     const hoursLeft = Math.max(0, (input.auctionEndAt.getTime() - input.now.getTime()) / 3_600_000);

@@ -28,16 +28,28 @@ describe('deal score', () => {
     expect(dealLevel(atHigh)).toBe('poor');
   });
 
-  it('rises as the price falls and stays within 0–1000', () => {
+  it('rises as the price falls, never falls, and stays within 0–1000', () => {
     let previous = -1;
-    for (const price of [500_000, 100_000, 60_000, 50_000, 45_000, 30_000, 10_000, 1]) {
+    for (const price of [100_000, 60_000, 50_000, 45_000, 30_000]) {
       const s = dealScore({ ...base, price })!.score;
-      if (previous < 1000) expect(s).toBeGreaterThan(previous);
-      else expect(s).toBe(1000);
-      expect(s).toBeGreaterThanOrEqual(0);
-      expect(s).toBeLessThanOrEqual(1000);
+      expect(s).toBeGreaterThan(previous);
       previous = s;
     }
+    for (const price of [500_000, 100_000, 60_000, 50_000, 45_000, 30_000, 10_000, 1]) {
+      const s = dealScore({ ...base, price })!.score;
+      expect(s).toBeGreaterThanOrEqual(0);
+      expect(s).toBeLessThanOrEqual(1000);
+    }
+    expect(dealScore({ ...base, price: 1 })!.score).toBeGreaterThanOrEqual(dealScore({ ...base, price: 10_000 })!.score);
+  });
+
+  it('does not call an opening price far under value a deal while the auction has days to run', () => {
+    const now = new Date('2026-11-21T12:00:00Z');
+    const open = { ...base, price: 1_000, status: 'open' as const, isAuction: true, now };
+    const weekOut = dealScore({ ...open, auctionEndAt: new Date(now.getTime() + 7 * 86_400_000) })!.score;
+    const closing = dealScore({ ...open, auctionEndAt: new Date(now.getTime() + 15 * 60_000) })!.score;
+    expect(dealLevel(weekOut)).not.toBe('excellent');
+    expect(dealLevel(closing)).toBe('excellent');
   });
 
   it('counts the buyer’s premium in what the buyer pays', () => {
