@@ -8,7 +8,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.js';
-import { useQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { SubscriptionStatus } from '../../lib/entitlements.js';
 import { clearUser, flush, identify, page, track, trackError } from './analytics.js';
 
@@ -29,9 +29,7 @@ export function dashboardChanges(previous: URLSearchParams | null, next: URLSear
 export function AnalyticsTracker() {
   const location = useLocation();
   const { user } = useAuth();
-  // Reads the plan only when a screen already asked for it: analytics must not add calls of its own.
-  const status = useQuery<SubscriptionStatus>({ queryKey: ['subscriptions', 'status', user?.id ?? null], enabled: false });
-  const isPremium = status.data?.is_premium === true;
+  const queryClient = useQueryClient();
   const lastDashboard = useRef<URLSearchParams | null>(null);
 
   useEffect(() => {
@@ -45,20 +43,23 @@ export function AnalyticsTracker() {
     if (deal) track('Auction Viewed', { id: decodeURIComponent(deal[1]!) });
   }, [location.pathname, location.search, location.hash]);
 
+  // The plan is read from the cache only when a screen already asked for it: analytics adds no
+  // calls of its own. Re-read on every route change so a status loaded later is picked up.
   useEffect(() => {
     if (!user) {
       clearUser();
       return;
     }
+    const status = queryClient.getQueryData<SubscriptionStatus>(['subscriptions', 'status', user.id]);
     identify({
       email: user.email,
       first_name: user.first_name ?? '',
       last_name: user.last_name ?? '',
-      user_type: isPremium ? 'premium' : 'free',
+      user_type: status?.is_premium ? 'premium' : 'free',
       date_joined: user.date_joined ?? '',
       original_user_id: user.id,
     });
-  }, [user, isPremium]);
+  }, [user, queryClient, location.pathname]);
 
   useEffect(() => {
     function onClick(event: MouseEvent) {

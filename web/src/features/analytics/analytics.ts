@@ -19,7 +19,7 @@ const KEYS_MAX = 50;
 const DEPTH_MAX = 3;
 /** The server takes at most 20 events per request. */
 export const BATCH_MAX = 20;
-export const FLUSH_DELAY_MS = 1000;
+export const FLUSH_DELAY_MS = 3000;
 const QUEUE_MAX = 200;
 
 export type EventType = 'page' | 'track' | 'error';
