@@ -97,7 +97,7 @@ describe('top navigation', () => {
     const calls = signedInApi();
     const { router } = renderApp('/dashboard');
     await screen.findByRole('heading', { name: 'Equipment Deals' });
-    const trigger = screen.getByRole('button', { name: 'Account menu for Dana Reyes' });
+    const trigger = screen.getByRole('button', { name: 'DR, Account menu for Dana Reyes' });
     expect(trigger.textContent).toBe('DR');
     fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: 'mouse' });
     const menu = await screen.findByRole('menu');

@@ -26,12 +26,13 @@ function AvatarMenu({ signingOut, onLogout }: { signingOut: boolean; onLogout: (
     return <span className="h-9 w-9 animate-pulse rounded-full bg-slate-200" aria-label="Loading your account" role="img" />;
   }
   const name = fullName(user) || user.email;
+  const initials = userInitials(user);
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>
-        <button type="button" className="rounded-full" aria-label={`Account menu for ${name}`}>
+        <button type="button" className="rounded-full" aria-label={`${initials}, Account menu for ${name}`}>
           <Avatar.Root className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">
-            <Avatar.Fallback>{userInitials(user)}</Avatar.Fallback>
+            <Avatar.Fallback>{initials}</Avatar.Fallback>
           </Avatar.Root>
         </button>
       </DropdownMenu.Trigger>
