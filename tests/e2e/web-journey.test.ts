@@ -373,9 +373,13 @@ describe('web app in Chromium against the real API and database', () => {
       const path = new URL(r.url()).pathname;
       if (path.startsWith('/api/auth/') || path.startsWith('/api/subscriptions/')) seen.push(`${r.request().method()} ${path} ${r.status()}`);
     });
+    // The locked chart shows as soon as the page renders (unknown plan = free), so wait for the
+    // retried status call itself before reading what was seen.
+    const retried = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/subscriptions/status/' && r.status() === 200);
     await page.getByTestId('deal-card').first().getByRole('link', { name: /View details/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Caterpillar 320 GC' }).waitFor();
     await page.getByTestId('price-history-locked').waitFor();
+    await retried;
     expect(seen).toEqual(['GET /api/subscriptions/status/ 401', 'POST /api/auth/token/refresh/ 200', 'GET /api/subscriptions/status/ 200']);
     expect(page.url()).toContain(`/deal/${featuredSlug}`);
     await expect(page.evaluate(() => localStorage.getItem('refresh_token'))).resolves.not.toBe(refreshBefore);
