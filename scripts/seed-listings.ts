@@ -27,6 +27,7 @@ import { startEmbeddedPostgres } from '../services/shared/database/embedded-post
 import { readFastIron, readSalePrices } from '../services/shared/datasets/fastiron.js';
 import { listingSlug } from '../services/shared/slug.js';
 import { toStateCode, US_STATES } from '../services/shared/us-states.js';
+import { seededRandom } from '../services/shared/seeded-random.js';
 
 /** A lot to copy from: a real record's identity, with its real price as the price anchor. */
 export type LotTemplate = {
@@ -116,17 +117,8 @@ const CITIES: Record<string, string[]> = {
 const STATE_CODES = Object.keys(US_STATES);
 const CONDITIONS = ['New', 'Like New', 'Good', 'Good', 'Good', 'Fair', 'Fair', 'Poor', 'Parts Only'];
 
-/** mulberry32: a small seeded PRNG, so a given --seed always yields the same database. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded PRNG, so a given --seed always yields the same database. */
+export const prng = seededRandom;
 
 export function makeForModel(categoryId: number, model: string, pick: () => number): string {
   const upper = model.toUpperCase();

@@ -5,6 +5,7 @@
  * About one lot in twelve is a bargain: it closes far under its machine's real sale price.
  */
 import type { CatalogMachine } from './demo-catalog.js';
+import { seededRandom } from '../../services/shared/seeded-random.js';
 
 export type DemoLotState = 'upcoming' | 'open' | 'sold' | 'closed';
 
@@ -36,17 +37,6 @@ export type LotView = {
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-/** mulberry32: small, fast, deterministic. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const roundTo = (value: number, step: number) => Math.max(step, Math.round(value / step) * step);
 const CONDITIONS = ['Good', 'Good', 'Fair', 'Good', 'Like New', 'Fair', 'Poor'];

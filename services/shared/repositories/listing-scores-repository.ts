@@ -4,25 +4,13 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { listings, type Comparable } from '../../../db/schema/index.js';
+import type { ListingToScore } from '../../valuation/score-listing.js';
 import type { DbOrTx } from '../database/db.js';
 
-export type ListingForScoring = {
-  id: number;
-  categoryId: number;
-  make: string | null;
-  model: string | null;
-  modelFamily: string | null;
-  year: number | null;
-  hours: number | null;
-  condition: string | null;
-  state: string | null;
+/** What the scorer needs of a listing, plus the stored fields it compares against. */
+export type ListingForScoring = Omit<ListingToScore, 'attributes'> & {
   currency: string;
   price: number | null;
-  priceUsd: number | null;
-  buyersPremiumPct: number | null;
-  status: 'open' | 'closed' | 'sold' | 'withdrawn';
-  auctionEndAt: Date | null;
-  bidCount: number;
   dealScore: number | null;
   modelVersion: number | null;
 };
