@@ -1,8 +1,9 @@
 /**
  * Hands matched notifications to the notifier: renders each message (why it matched, link,
- * unsubscribe link) and adds one `notify` job per notification under a key derived from the
- * notification, then marks them queued. Running it twice (a retried match job, a crash between
- * the two steps) queues the same keys again, which the queue and the message log send once.
+ * unsubscribe link) under a key derived from the notification, records instant ones in the
+ * message log and adds one `notify-batch` job per batch of them (digests: one `notify` job each),
+ * then marks them queued. Running it twice (a retried match job, a crash between the steps)
+ * records and queues the same keys again, which the queue and the message log send once.
  */
 import { digestMessageKey, instantMessageKey, ALERT_DIGEST_KIND, ALERT_MESSAGE_KIND } from '../alerts/alert-message-keys.js';
 import {
@@ -19,6 +20,7 @@ import { unsubscribeUrl } from '../alerts/unsubscribe-tokens.js';
 import { entitlementsOf } from '../billing/billing-service.js';
 import type { AppContext } from '../shared/context.js';
 import type { PayloadInput } from '../shared/queues.js';
+import { recordQueuedMessages, type NewOutboxMessage } from '../shared/repositories/outbox-repository.js';
 import {
   markDigestsQueued,
   markDigestsSkipped,
@@ -78,7 +80,25 @@ async function resolveChannels(
   });
 }
 
-/** Queues the instant messages of these listings' pending notifications; returns how many. */
+/** A listing's messages in batches of at most `size`, in the order given (batches never mix listings). */
+export function notifyBatches(messages: Array<{ listingId: number; messageKey: string }>, size: number): PayloadInput<'notifyBatch'>[] {
+  const byListing = new Map<number, string[]>();
+  for (const m of messages) {
+    const keys = byListing.get(m.listingId) ?? [];
+    keys.push(m.messageKey);
+    byListing.set(m.listingId, keys);
+  }
+  const batches: PayloadInput<'notifyBatch'>[] = [];
+  for (const [listingId, keys] of byListing) {
+    for (let i = 0; i < keys.length; i += size) batches.push({ listingId, messageKeys: keys.slice(i, i + size) });
+  }
+  return batches;
+}
+
+/**
+ * Records the instant messages of these listings' pending notifications in the message log and
+ * queues them for the notifier in batches; returns how many.
+ */
 export async function dispatchInstantNotifications(deps: Deps, listingIds: number[], now: Date = new Date()): Promise<number> {
   const rows = await pendingInstantDeliveries(deps.database.db, listingIds);
   if (rows.length === 0) return 0;
@@ -88,8 +108,8 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
   const turnedOff = rows.filter((r) => !r.alertActive);
   const live = rows.filter((r) => r.alertActive);
   const channels = await resolveChannels(deps, live);
-  const jobs: PayloadInput<'notify'>[] = [];
-  const queued: Array<{ id: number; messageKey: string; channel: DeliveryMethod }> = [];
+  const messages: NewOutboxMessage[] = [];
+  const queued: Array<{ id: number; messageKey: string; channel: DeliveryMethod; listingId: number }> = [];
   const optedOut: number[] = [];
 
   live.forEach((row, i) => {
@@ -101,19 +121,23 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
     const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state };
     const messageKey = instantMessageKey(row.notificationId);
     if (route.channel === 'sms') {
-      jobs.push({ channel: 'sms', messageKey, to: route.phone!, body: renderMatchSms({ listing, event: row.event, appUrl, now }), kind: ALERT_MESSAGE_KIND, notificationId: row.notificationId });
+      messages.push({ messageKey, channel: 'sms', kind: ALERT_MESSAGE_KIND, recipient: route.phone!, subject: '', textBody: renderMatchSms({ listing, event: row.event, appUrl, now }) });
     } else {
       const email = renderMatchEmail({ alert: messageAlert(row), listing, event: row.event, appUrl, unsubscribeUrl: unsubscribeUrl(appUrl, linkKey, row.alertId), now });
-      jobs.push({ channel: 'email', messageKey, to: row.email, subject: email.subject, text: email.text, html: email.html, kind: ALERT_MESSAGE_KIND, notificationId: row.notificationId });
+      messages.push({ messageKey, channel: 'email', kind: ALERT_MESSAGE_KIND, recipient: row.email, subject: email.subject, textBody: email.text, htmlBody: email.html });
     }
-    queued.push({ id: row.notificationId, messageKey, channel: route.channel });
+    queued.push({ id: row.notificationId, messageKey, channel: route.channel, listingId: row.listingId });
   });
 
-  await deps.queues.enqueueBulk('notify', jobs);
+  // The messages go into the message log first (a rerun keeps the first rendering), then one
+  // notify-batch job per batch names them: the job is small, and if it is lost the stranded
+  // sweep finds the queued messages.
+  await recordQueuedMessages(deps.database.db, messages);
+  await deps.queues.enqueueBulk('notifyBatch', notifyBatches(queued, deps.config.NOTIFY_BATCH_SIZE));
   await markNotificationsQueued(deps.database.db, queued);
   await markNotificationsSkipped(deps.database.db, turnedOff.map((r) => r.notificationId), SKIP_ALERT_OFF);
   await markNotificationsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);
-  return jobs.length;
+  return messages.length;
 }
 
 /** Queues the digests of `day` not yet handed to the notifier; returns how many. */

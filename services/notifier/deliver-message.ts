@@ -21,7 +21,7 @@ import type { SmsTransport } from './transports/sms-transport.js';
 import { optedOutPhones, recordAlertDelivery } from '../shared/repositories/alerts-repository.js';
 
 /** A claim older than this belongs to a worker that died mid-send: the message may be retried. */
-const STALE_CLAIM_SECONDS = 10 * 60;
+export const STALE_CLAIM_SECONDS = 10 * 60;
 
 export const SMS_NOT_SUPPORTED = 'SMS delivery is not available yet: the message is recorded, not sent';
 

@@ -1,4 +1,5 @@
 import type { ServiceStarter } from '../shared/service.js';
+import { createNotifyBatchHandler } from './deliver-batch.js';
 import { createNotifyHandler } from './deliver-message.js';
 import { requeueStrandedMessages } from './requeue-stranded.js';
 import { createEmailTransport } from './transports/index.js';
@@ -7,17 +8,22 @@ import { createSmsTransport } from './transports/sms-transport.js';
 const STRANDED_SWEEP_MS = 5 * 60_000;
 
 /**
- * The notifier stage: consumes the `notify` queue and delivers e-mail through the configured
+ * The notifier stage: consumes the `notify` queue (one message a job) and the `notify-batch`
+ * queue (instant alert messages, a batch a job) and delivers e-mail through the configured
  * transport (SendGrid, SMTP or the local outbox) and SMS through Twilio (or the outbox without
  * Twilio credentials), recording every message.
  */
 export const startNotifier: ServiceStarter = async (ctx) => {
   const transport = createEmailTransport(ctx.config);
   const sms = createSmsTransport(ctx.config);
-  const worker = ctx.queues.worker(
-    'notify',
-    createNotifyHandler({ db: ctx.database.db, transport, sms, mailFrom: ctx.config.MAIL_FROM, logger: ctx.logger.child({ service: 'notifier' }) }),
-    { concurrency: 4 },
+  const logger = ctx.logger.child({ service: 'notifier' });
+  const concurrency = ctx.config.NOTIFY_CONCURRENCY;
+  const worker = ctx.queues.worker('notify', createNotifyHandler({ db: ctx.database.db, transport, sms, mailFrom: ctx.config.MAIL_FROM, logger }), { concurrency });
+  // Instant alert messages come in batches (one job per batch of a listing's matches).
+  const batchWorker = ctx.queues.worker(
+    'notifyBatch',
+    createNotifyBatchHandler({ db: ctx.database.db, transport, sms, mailFrom: ctx.config.MAIL_FROM, logger, parallelism: ctx.config.NOTIFY_SEND_PARALLELISM }),
+    { concurrency },
   );
   ctx.logger.info({ service: 'notifier', transport: transport.name, sms: sms.name }, 'notify worker started');
   // Messages recorded while the queue store was down get their job back (at start, then every
@@ -33,7 +39,7 @@ export const startNotifier: ServiceStarter = async (ctx) => {
     name: 'notifier',
     stop: async () => {
       clearInterval(sweeper);
-      await worker.close();
+      await Promise.all([worker.close(), batchWorker.close()]);
       await transport.close();
       await sms.close();
     },

@@ -38,11 +38,13 @@ export function digest(value: string): string {
 
 const crawlPayload = z.object({
   source: z.string().min(1).max(64),
-  /** The router label of this step: `start` lists a source, `list` is one list page, `detail` one lot. */
-  label: z.enum(['start', 'list', 'detail']),
+  /** The router label of this step: `start` lists a source, `list` is one list page, `detail` one lot, `update` completes lots just listed (bids, images). */
+  label: z.enum(['start', 'list', 'detail', 'update']),
   url: z.string().url().max(4096).optional(),
   page: z.number().int().min(1).max(100_000).optional(),
   externalId: z.string().max(512).optional(),
+  /** The lots one batched request asks about (e.g. a search page's bid info). */
+  lotIds: z.array(z.string().min(1).max(200)).max(200).optional(),
   runId: z.number().int().positive().optional(),
   /** Why the crawl was asked for; the scheduler's tick slot makes scheduled ids unique per tick. */
   reason: z.enum(['scheduled', 'ending-soon', 'manual']).default('scheduled'),
@@ -86,6 +88,17 @@ const notifyPayload = z.discriminatedUnion('channel', [
     notificationId: z.number().int().positive().optional(),
   }),
 ]);
+
+/**
+ * A batch of instant alert messages already recorded in the message log (by the matcher), sent
+ * by one job: one job per batch instead of one per message keeps the queue's own cost off each
+ * e-mail. The message log still decides, per message, what is sent (once).
+ */
+const notifyBatchPayload = z.object({
+  /** The listing the messages are about (part of the job id; for logs). */
+  listingId: z.number().int().positive(),
+  messageKeys: z.array(z.string().min(1).max(200)).min(1).max(500),
+});
 
 /** The valuation model's jobs: retrain on all sales history, or rescore every listing after a new model. */
 const modelPayload = z.object({
@@ -141,6 +154,12 @@ export const QUEUES = {
     payload: notifyPayload,
     jobOptions: { ...defaultJobOptions, attempts: 6, backoff: { type: 'exponential', delay: 2000 } },
     jobId: (p) => `notify-${digest(p.messageKey)}`,
+  }),
+  notifyBatch: defineQueue({
+    name: 'notify-batch',
+    payload: notifyBatchPayload,
+    jobOptions: { ...defaultJobOptions, attempts: 6, backoff: { type: 'exponential', delay: 2000 } },
+    jobId: (p) => `notify-batch-${p.listingId}-${digest(p.messageKeys.join(','))}`,
   }),
   alertDigest: defineQueue({
     name: 'alert-digest',

@@ -12,6 +12,7 @@ const samples: { [N in QueueName]: PayloadInput<N> } = {
   score: { listingId: 42, reason: 'new', version: 'obs-1' },
   match: { listingId: 42, event: 'scored', eventKey: 'v1' },
   notify: { channel: 'email', messageKey: 'reset-1', to: 'buyer@example.com', subject: 'Hello', text: 'Body' },
+  notifyBatch: { listingId: 42, messageKeys: ['alert:1', 'alert:2'] },
   alertDigest: { day: '2026-11-21', slot: 'manual-1' },
   model: { action: 'train', reason: 'manual', slot: 'manual-1' },
 };
@@ -19,8 +20,8 @@ const samples: { [N in QueueName]: PayloadInput<N> } = {
 /** The sample with its id-determining field changed, so each test has its own job id. */
 function variant<N extends QueueName>(name: N, tag: string): PayloadInput<N> {
   const sample = samples[name] as Record<string, unknown>;
-  const key = { crawl: 'slot', score: 'version', match: 'eventKey', notify: 'messageKey', alertDigest: 'slot', model: 'slot' }[name];
-  return { ...sample, [key]: `${tag}` } as PayloadInput<N>;
+  const key = { crawl: 'slot', score: 'version', match: 'eventKey', notify: 'messageKey', notifyBatch: 'messageKeys', alertDigest: 'slot', model: 'slot' }[name];
+  return { ...sample, [key]: Array.isArray(sample[key]) ? [`${tag}`] : `${tag}` } as PayloadInput<N>;
 }
 
 async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {

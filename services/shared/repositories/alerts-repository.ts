@@ -293,6 +293,23 @@ export async function recordAlertDelivery(
   }
 }
 
+/**
+ * `recordAlertDelivery(…, 'sent')` for many messages in one statement: the instant alert
+ * messages among these keys are marked sent on their notifications (digest keys go through
+ * `recordAlertDelivery`; other keys are not alert messages).
+ */
+export async function recordInstantAlertsSent(db: DbOrTx, messageKeys: string[]): Promise<void> {
+  const ids = messageKeys.flatMap((key) => {
+    const ref = parseAlertMessageKey(key);
+    return ref?.kind === 'instant' ? [ref.notificationId] : [];
+  });
+  if (ids.length === 0) return;
+  await db.execute(sql`
+    UPDATE alert_notifications SET status = 'sent', error = NULL, sent_at = now(), updated_at = now()
+    WHERE id = ANY(${intArray(ids)})
+  `);
+}
+
 // ---- notifications list -----------------------------------------------------------------
 
 export type NotificationListRow = {

@@ -2,7 +2,7 @@
  * SQL for the message log (`outbox_messages`): every e-mail or SMS the product sends, whatever
  * the transport, with its status, attempts and last error.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { outboxMessages } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../database/db.js';
 
@@ -83,4 +83,66 @@ export async function listStrandedMessages(db: DbOrTx, olderThanSeconds: number,
     .where(and(eq(outboxMessages.status, 'queued'), sql`${outboxMessages.updatedAt} < now() - make_interval(secs => ${olderThanSeconds})`))
     .orderBy(outboxMessages.id)
     .limit(limit);
+}
+
+// ---- batches (the notify-batch worker and the matcher's dispatch) ------------------------
+
+/** Records many messages as queued in one statement per 500; keys already recorded are left as they are. */
+export async function recordQueuedMessages(db: DbOrTx, messages: NewOutboxMessage[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += 500) {
+    const chunk = messages.slice(i, i + 500).map((m) => ({ ...m, status: 'queued' }));
+    await db.insert(outboxMessages).values(chunk).onConflictDoNothing({ target: outboxMessages.messageKey });
+  }
+}
+
+/**
+ * `claimMessage` for many keys in one statement: each queued (or stale-claimed) message among
+ * them is claimed for one attempt by the transport of its channel and returned; the others (sent,
+ * failed, being sent by a live worker, unknown) are not.
+ */
+export async function claimMessages(
+  db: DbOrTx,
+  messageKeys: string[],
+  transports: { email: string; sms: string },
+  staleAfterSeconds: number,
+): Promise<OutboxMessage[]> {
+  if (messageKeys.length === 0) return [];
+  return db
+    .update(outboxMessages)
+    .set({
+      status: 'sending',
+      transport: sql`CASE WHEN ${outboxMessages.channel} = 'sms' THEN ${transports.sms} ELSE ${transports.email} END`,
+      attempts: sql`${outboxMessages.attempts} + 1`,
+      claimedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        inArray(outboxMessages.messageKey, messageKeys),
+        sql`(${outboxMessages.status} = 'queued' OR (${outboxMessages.status} = 'sending' AND ${outboxMessages.claimedAt} < now() - make_interval(secs => ${staleAfterSeconds})))`,
+      ),
+    )
+    .returning();
+}
+
+/** `markMessageSent` for many messages in one statement. */
+export async function markMessagesSent(db: DbOrTx, sent: Array<{ messageKey: string; providerMessageId: string | null }>): Promise<void> {
+  if (sent.length === 0) return;
+  await db.execute(sql`
+    UPDATE outbox_messages m
+    SET status = 'sent', provider_message_id = s.provider_message_id, last_error = NULL, sent_at = now(), claimed_at = NULL, updated_at = now()
+    FROM jsonb_to_recordset(${JSON.stringify(sent.map((s) => ({ message_key: s.messageKey, provider_message_id: s.providerMessageId })))}::jsonb)
+         AS s(message_key text, provider_message_id text)
+    WHERE m.message_key = s.message_key
+  `);
+}
+
+/** The status of each of these messages (absent keys are not in the log). */
+export async function messageStatuses(db: DbOrTx, messageKeys: string[]): Promise<Map<string, string>> {
+  if (messageKeys.length === 0) return new Map();
+  const rows = await db
+    .select({ messageKey: outboxMessages.messageKey, status: outboxMessages.status })
+    .from(outboxMessages)
+    .where(inArray(outboxMessages.messageKey, messageKeys));
+  return new Map(rows.map((r) => [r.messageKey, r.status]));
 }

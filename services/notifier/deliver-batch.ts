@@ -1,0 +1,119 @@
+/**
+ * The notify-batch job handler: sends a batch of instant alert messages the matcher recorded in
+ * the message log. The same rules as the one-message handler (deliver-message.ts), per message:
+ *   - one statement claims every message of the batch that is still queued (or whose sender died
+ *     mid-attempt: a stale claim), so a message already sent, failed for good, or in another
+ *     worker's hands is not touched — a batch run twice sends nothing twice;
+ *   - the claimed ones go to the transport, `parallelism` at a time; each one sent is marked sent
+ *     (with its notification) right away, a few at a time (group commit), so a worker dying
+ *     mid-batch leaves only the messages in flight to the stale-claim rule;
+ *   - a 4xx (NonRetryableError) fails that message for good and records why on its notification;
+ *     a 5xx/429/network error puts it back to queued and the job ends with a RetryableError, so
+ *     BullMQ runs it again with backoff — and the rerun only claims what is still queued; after
+ *     the last attempt the message fails for good;
+ *   - SMS to a number that replied STOP is skipped.
+ */
+import type { Job } from 'bullmq';
+import type { Db } from '../shared/database/db.js';
+import { errorMessage, NonRetryableError, RetryableError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import type { JobHandler, Payload } from '../shared/queues.js';
+import { optedOutPhones, recordAlertDelivery, recordInstantAlertsSent } from '../shared/repositories/alerts-repository.js';
+import {
+  claimMessages,
+  markMessageAttemptFailed,
+  markMessagesSent,
+  messageStatuses,
+  type OutboxMessage,
+} from '../shared/repositories/outbox-repository.js';
+import { createGroupWriter, forEachLimit } from './batch-helpers.js';
+import { SMS_NOT_SUPPORTED, SMS_OPTED_OUT, STALE_CLAIM_SECONDS } from './deliver-message.js';
+import type { EmailTransport } from './transports/index.js';
+import type { SmsTransport } from './transports/sms-transport.js';
+
+export type BatchOutcome = { sent: number; failed: number; skipped: number; retrying: number; notMine: number };
+
+export function createNotifyBatchHandler(deps: {
+  db: Db;
+  transport: EmailTransport;
+  sms?: SmsTransport;
+  mailFrom: string;
+  logger: Logger;
+  parallelism: number;
+}): JobHandler<'notifyBatch'> {
+  const { db, logger } = deps;
+  return async (payload: Payload<'notifyBatch'>, job: Job): Promise<BatchOutcome> => {
+    const keys = [...new Set(payload.messageKeys)];
+    const claimed = await claimMessages(db, keys, { email: deps.transport.name, sms: deps.sms?.name ?? 'none' }, STALE_CLAIM_SECONDS);
+    // A number that replied STOP gets nothing more, even from batches queued before the reply.
+    const stopped = await optedOutPhones(db, claimed.filter((m) => m.channel === 'sms').map((m) => m.recipient));
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const outcome: BatchOutcome = { sent: 0, failed: 0, skipped: 0, retrying: 0, notMine: 0 };
+    let retryReason: string | undefined;
+
+    const recordSent = createGroupWriter(async (sent: Array<{ messageKey: string; providerMessageId: string | null }>) => {
+      await markMessagesSent(db, sent);
+      await recordInstantAlertsSent(db, sent.map((s) => s.messageKey));
+    });
+
+    const failPermanently = async (message: OutboxMessage, error: string, status: 'failed' | 'skipped') => {
+      await markMessageAttemptFailed(db, message.messageKey, error, true);
+      await recordAlertDelivery(db, message.messageKey, { status, error });
+      outcome[status]++;
+    };
+
+    const deliver = async (message: OutboxMessage) => {
+      if (message.channel === 'sms' && !deps.sms) return failPermanently(message, SMS_NOT_SUPPORTED, 'failed');
+      if (message.channel === 'sms' && stopped.has(message.recipient)) return failPermanently(message, SMS_OPTED_OUT, 'skipped');
+      let providerMessageId: string | null;
+      try {
+        ({ providerMessageId } =
+          message.channel === 'sms'
+            ? await deps.sms!.send({ messageKey: message.messageKey, to: message.recipient, body: message.textBody })
+            : await deps.transport.send({
+                messageKey: message.messageKey,
+                from: deps.mailFrom,
+                to: message.recipient,
+                subject: message.subject,
+                text: message.textBody,
+                html: message.htmlBody,
+              }));
+      } catch (err) {
+        const final = err instanceof NonRetryableError || lastAttempt;
+        logger.warn({ messageKey: message.messageKey, attempt: job.attemptsMade + 1, final, err: errorMessage(err) }, 'message not sent');
+        if (final) return failPermanently(message, errorMessage(err), 'failed');
+        await markMessageAttemptFailed(db, message.messageKey, errorMessage(err), false);
+        outcome.retrying++;
+        retryReason ??= errorMessage(err);
+        return;
+      }
+      await recordSent.add({ messageKey: message.messageKey, providerMessageId });
+      outcome.sent++;
+    };
+
+    let firstError: unknown;
+    await forEachLimit(claimed, deps.parallelism, async (message) => {
+      try {
+        await deliver(message);
+      } catch (err) {
+        // A database error while recording: the message stays claimed (the stale-claim rule
+        // covers it); the job fails and is retried.
+        firstError ??= err;
+      }
+    });
+    if (firstError) throw firstError;
+
+    // Messages not claimed: sent or failed already (nothing to do), or in another worker's hands.
+    const claimedKeys = new Set(claimed.map((m) => m.messageKey));
+    const others = keys.filter((k) => !claimedKeys.has(k));
+    if (others.length > 0) {
+      const statuses = await messageStatuses(db, others);
+      const busy = others.filter((k) => statuses.get(k) === 'sending' || statuses.get(k) === 'queued');
+      outcome.notMine = busy.length;
+      if (busy.length > 0) retryReason ??= `${busy.length} message(s) of the batch are being sent by another worker`;
+    }
+    logger.info({ listingId: payload.listingId, ...outcome }, 'notify batch');
+    if (retryReason !== undefined) throw new RetryableError(`notify batch: ${outcome.retrying + outcome.notMine} message(s) to retry: ${retryReason}`);
+    return outcome;
+  };
+}
