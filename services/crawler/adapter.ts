@@ -4,14 +4,20 @@
  * labelled step's response becomes listings and further steps — a label router as in Crawlee:
  *
  *   start ─► list (page 1) ─► list (page 2…) ─► detail (one lot)
+ *                    └─► update (what the list page lacks: bids, a gallery — for lots it just stored)
  *
  * Handlers are pure: they get the fetched response and return data. Fetching, politeness,
  * robots.txt, block detection, storage and scoring are the pipeline's job, identical for all.
  */
 import type { Config } from '../shared/config.js';
-import type { ScrapedListing } from './normalize/listing.js';
+import type { LotPatch, ScrapedListing } from './normalize/listing.js';
 
-export type CrawlLabel = 'list' | 'detail';
+/**
+ * `list`: a page of lots (and further pages); `detail`: one known lot re-checked; `update`: a
+ * response that completes lots a list page has just stored (their bids, their gallery). Detail
+ * steps count against a run's lot limit; update steps do not (their lots were counted already).
+ */
+export type CrawlLabel = 'list' | 'detail' | 'update';
 
 /** One unit of crawl work: what a `crawl` queue job carries (besides source, run and reason). */
 export type CrawlStep = {
@@ -19,6 +25,11 @@ export type CrawlStep = {
   url: string;
   page?: number;
   externalId?: string;
+  /**
+   * The lots one request asks about (a batched bid-info call). Not part of the step's identity:
+   * the adapter makes (url, page, externalId) unique per batch.
+   */
+  lotIds?: string[];
 };
 
 /** What the fetcher sends; adapters of JSON APIs may POST a body or add headers (API keys). */
@@ -40,9 +51,16 @@ export type FetchedPage = {
   fetchedAt: Date;
 };
 
-/** A handler's result: listings to store and steps to queue next. */
+/**
+ * A handler's result: listings to store, partial updates to merge, and steps to queue next.
+ * A listing is a whole lot as its page shows it: stored when new, merged when known (a field the
+ * page does not carry — left undefined — keeps its stored value). An update carries only some
+ * fields of a lot and never creates one: for a lot not stored it is dropped (the pipeline stores
+ * a page's listings before it queues the update steps that page asks for, so the lot is there).
+ */
 export type RouteResult = {
   listings: ScrapedListing[];
+  updates?: LotPatch[];
   next: CrawlStep[];
 };
 

@@ -19,7 +19,7 @@ import type { AdapterRegistry } from './adapters/index.js';
 import { detectBlock } from './fetchers/block-detection.js';
 import type { BrowserFetcher } from './fetchers/browser-fetcher.js';
 import { FetchRefusedError, httpFetch, retryAfterMs, userAgent, type FetchPolicy, type HttpResponse } from './fetchers/http-fetcher.js';
-import { normalizeListing, type NormalizedListing } from './normalize/listing.js';
+import { normalizeListing, type LotPatch, type NormalizedListing, type ScrapedListing } from './normalize/listing.js';
 import type { RobotsGate } from './politeness/robots.js';
 import { recordCrawlError, type CrawlErrorKind } from './repositories/crawl-errors-repository.js';
 import {
@@ -34,7 +34,7 @@ import {
   type RunStats,
 } from './repositories/crawl-runs-repository.js';
 import { backOffHost, claimHostSlot, registerHost, releaseHostSlot } from './repositories/host-politeness-repository.js';
-import { listEndingSoon, previewListings, storeListing, type StoredListing } from './repositories/listing-store-repository.js';
+import { applyLotUpdate, listEndingSoon, previewListings, previewUpdates, storeListing, type StoredListing } from './repositories/listing-store-repository.js';
 import { findSourceByName, markSourceBlocked } from './repositories/sources-repository.js';
 
 type SourceRef = { id: number; name: string };
@@ -44,7 +44,8 @@ type CrawlPayload = Payload<'crawl'>;
 
 export type StepResult =
   | { kind: 'started'; runId: number; steps: number }
-  | { kind: 'done'; runId: number; pages: number; stored: number }
+  /** `dropped`: partial updates whose lot is not stored (never seen, or cut by the run's lot limit). */
+  | { kind: 'done'; runId: number; pages: number; stored: number; updates: number; dropped: number }
   | { kind: 'skipped'; runId?: number; reason: string };
 
 const RAW_PAYLOAD_MAX_CHARS = 256_000;
@@ -140,18 +141,20 @@ export class CrawlPipeline {
   private async queueSteps(run: CrawlRun, source: SourceRef, steps: CrawlStep[]): Promise<number> {
     let lists = steps.filter((s) => s.label === 'list');
     let details = steps.filter((s) => s.label === 'detail');
+    // Update steps complete lots already counted by the page that asked for them.
+    const updates = steps.filter((s) => s.label === 'update');
     if (details.length > 0 && run.lotLimit !== null) {
       const wanted = details.length;
       details = details.slice(0, await reserveLots(this.db, run.id, wanted));
       // The lot limit is reached: further list pages would only find lots over it.
       if (details.length < wanted) lists = [];
     }
-    const selected = [...lists, ...details];
+    const selected = [...lists, ...details, ...updates];
     if (selected.length === 0) return 0;
     await addSteps(this.db, run.id, selected.map(stepKey));
     await this.deps.ctx.queues.enqueueBulk(
       'crawl',
-      selected.map((s) => ({ source: source.name, label: s.label, url: s.url, page: s.page, externalId: s.externalId, runId: run.id, reason: run.reason as CrawlPayload['reason'] })),
+      selected.map((s) => ({ source: source.name, label: s.label, url: s.url, page: s.page, externalId: s.externalId, lotIds: s.lotIds, runId: run.id, reason: run.reason as CrawlPayload['reason'] })),
     );
     return selected.length;
   }
@@ -187,7 +190,7 @@ export class CrawlPipeline {
       await this.endStep(run, key, 'skipped');
       return { kind: 'skipped', runId: run.id, reason: 'source blocked during this run' };
     }
-    const crawlStep: CrawlStep = { label: payload.label as CrawlStep['label'], url: payload.url, page: payload.page, externalId: payload.externalId };
+    const crawlStep: CrawlStep = { label: payload.label as CrawlStep['label'], url: payload.url, page: payload.page, externalId: payload.externalId, lotIds: payload.lotIds };
     const env = adapterEnv(adapter, this.deps.ctx.config);
     const request = adapter.request?.(crawlStep, env) ?? { url: crawlStep.url };
     const policy = this.policy(adapter);
@@ -274,7 +277,7 @@ export class CrawlPipeline {
     let lots = routed.listings;
     // Lots found on list pages count against the run's limit here; detail steps reserved theirs when queued.
     if (crawlStep.label !== 'detail' && run.lotLimit !== null) lots = lots.slice(0, await reserveLots(this.db, run.id, lots.length));
-    const normalized: { listing: NormalizedListing; raw: unknown }[] = [];
+    const normalized: { listing: NormalizedListing; lot: ScrapedListing; raw: unknown }[] = [];
     for (const lot of lots) {
       if (!lot.externalId || !String(lot.externalId).trim() || !lot.title || !String(lot.title).trim()) {
         await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url: response.url, kind: 'parse', message: 'lot without an id or a title' });
@@ -282,16 +285,39 @@ export class CrawlPipeline {
       }
       const listing = normalizeListing(lot, response.url);
       const raw = lot.raw ?? { url: response.url, contentType: response.contentType, body: response.body.slice(0, RAW_PAYLOAD_MAX_CHARS) };
-      normalized.push({ listing, raw: { fetchedAt: page.fetchedAt.toISOString(), url: response.url, payload: raw } });
+      normalized.push({ listing, lot, raw: { fetchedAt: page.fetchedAt.toISOString(), url: response.url, payload: raw } });
     }
+    const updates: { lot: LotPatch; raw: unknown }[] = [];
+    for (const update of routed.updates ?? []) {
+      if (!update.externalId || !String(update.externalId).trim()) {
+        await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url: response.url, kind: 'parse', message: 'update without a lot id' });
+        continue;
+      }
+      const raw = update.raw ?? { url: response.url, contentType: response.contentType, body: response.body.slice(0, RAW_PAYLOAD_MAX_CHARS) };
+      updates.push({ lot: { ...update, externalId: String(update.externalId).trim() }, raw: { fetchedAt: page.fetchedAt.toISOString(), url: response.url, payload: raw } });
+    }
+    let dropped = 0;
 
     const stored: StoredListing[] = [];
     if (run.dryRun) {
       const outcomes = await previewListings(this.db, source.id, normalized.map((n) => n.listing));
       for (const outcome of outcomes) countOutcome(stats, outcome);
+      for (const outcome of await previewUpdates(this.db, source.id, updates.map((u) => u.lot.externalId))) {
+        if (outcome) countOutcome(stats, outcome);
+        else dropped++;
+      }
     } else {
-      for (const { listing, raw } of normalized) {
-        const result = await storeListing(this.db, source, listing, raw);
+      for (const { listing, lot, raw } of normalized) {
+        const result = await storeListing(this.db, source, { listing, lot, pageUrl: response.url, fetchedAt: page.fetchedAt }, raw);
+        stored.push(result);
+        countOutcome(stats, result.outcome);
+      }
+      for (const { lot, raw } of updates) {
+        const result = await applyLotUpdate(this.db, source, { lot, pageUrl: response.url, fetchedAt: page.fetchedAt }, raw);
+        if (!result) {
+          dropped++;
+          continue;
+        }
         stored.push(result);
         countOutcome(stats, result.outcome);
       }
@@ -305,7 +331,7 @@ export class CrawlPipeline {
     }
     await this.queueSteps(run, source, routed.next);
     await this.endStep(run, key, 'done', stats);
-    return { kind: 'done', runId: run.id, pages: 1, stored: normalized.length };
+    return { kind: 'done', runId: run.id, pages: 1, stored: normalized.length, updates: updates.length - dropped, dropped };
   }
 
   private async retryOrFail(run: CrawlRun, source: SourceRef, key: string, response: HttpResponse, finalAttempt: boolean): Promise<never> {

@@ -43,6 +43,15 @@ export type ScrapedListing = {
   raw?: unknown;
 };
 
+/**
+ * Part of a lot as one response carries it (a bid-info row, an image gallery, a listing page
+ * without location): the external id and only the fields the response holds. A key left
+ * undefined is not carried and keeps its stored value; any other value (null included) is what
+ * the response says now. A full `ScrapedListing` is a LotPatch too: merged onto a stored lot,
+ * the fields its page does not carry keep their stored values.
+ */
+export type LotPatch = { externalId: string } & Partial<Omit<ScrapedListing, 'externalId'>>;
+
 export type NormalizedListing = {
   externalId: string;
   title: string;
@@ -120,10 +129,7 @@ export function normalizeListing(lot: ScrapedListing, pageUrl: string, now = new
   const currency = /^[A-Z]{3}$/.test(String(lot.currency ?? '').trim().toUpperCase()) ? String(lot.currency).trim().toUpperCase() : 'USD';
   const askingPrice = parseMoney(lot.askingPrice);
   const bidCount = parseCount(lot.bidCount, 1_000_000) ?? 0;
-  const rawBid = parseMoney(lot.currentBid);
-  const currentBid = rawBid !== null && (rawBid > 0 || bidCount > 0) ? rawBid : null;
-  const price = currentBid !== null && bidCount > 0 ? currentBid : (askingPrice ?? currentBid);
-  const rate = USD_RATES[currency];
+  const { currentBid, price, priceUsd } = priceFields(askingPrice, parseMoney(lot.currentBid), bidCount, currency);
   const premium = parseMoney(lot.buyersPremiumPct);
   const originalUrl = absoluteUrl(lot.url, pageUrl) ?? pageUrl;
   const images = [...new Set((lot.images ?? []).map((src) => absoluteUrl(src, pageUrl)).filter((u): u is string => u !== null))].slice(0, 100);
@@ -150,7 +156,7 @@ export function normalizeListing(lot: ScrapedListing, pageUrl: string, now = new
     currentBid,
     bidCount,
     price,
-    priceUsd: price !== null && rate !== undefined ? Math.round(price * rate * 100) / 100 : null,
+    priceUsd,
     buyersPremiumPct: premium !== null && premium <= 100 ? premium : null,
     status,
     auctionEndAt: parseEndTime(lot.endsAt),
@@ -161,6 +167,63 @@ export function normalizeListing(lot: ScrapedListing, pageUrl: string, now = new
   // A category the source names wins; "Other" from its label falls back to the title's.
   if (normalized.categoryId === categoryIdFor(null) && parsed.categoryId !== normalized.categoryId) normalized.categoryId = parsed.categoryId;
   return { ...normalized, contentHash: contentHash(normalized) };
+}
+
+/** The bid (kept only when positive or bid on), the buyer's price now, and that price in USD. */
+function priceFields(askingPrice: number | null, rawBid: number | null, bidCount: number, currency: string) {
+  const currentBid = rawBid !== null && (rawBid > 0 || bidCount > 0) ? rawBid : null;
+  const price = currentBid !== null && bidCount > 0 ? currentBid : (askingPrice ?? currentBid);
+  const rate = USD_RATES[currency];
+  return { currentBid, price, priceUsd: price !== null && rate !== undefined ? Math.round(price * rate * 100) / 100 : null };
+}
+
+/**
+ * A stored lot with what one response carries merged in: every field the response carries is
+ * normalised as a new lot's would be and replaces the stored value; every other field keeps its
+ * stored value. A carried title re-derives what the title gives (make, model, year, type) unless
+ * the response carries those too, as for a new lot. Price, USD price and final price are derived
+ * again from the merged bid, asking price, bid count, currency and status.
+ */
+export function mergeLot(stored: Omit<NormalizedListing, 'contentHash'>, lot: LotPatch, pageUrl: string, now = new Date()): NormalizedListing {
+  const has = (key: keyof LotPatch) => lot[key] !== undefined;
+  const fresh = normalizeListing({ ...lot, title: lot.title ?? stored.title, url: lot.url ?? stored.originalUrl }, pageUrl, now);
+  const byTitle = has('title');
+  const askingPrice = has('askingPrice') ? fresh.askingPrice : stored.askingPrice;
+  const bidCount = has('bidCount') ? fresh.bidCount : stored.bidCount;
+  const currency = has('currency') ? fresh.currency : stored.currency;
+  const rawBid = has('currentBid') ? parseMoney(lot.currentBid) : stored.currentBid;
+  const { currentBid, price, priceUsd } = priceFields(askingPrice, rawBid, bidCount, currency);
+  const status = has('status') ? fresh.status : stored.status;
+  const knownSoldPrice = has('soldPrice') ? parseMoney(lot.soldPrice) : stored.soldPrice;
+  // Same keys in the same order as normalizeListing: the content hash depends on it.
+  const merged: Omit<NormalizedListing, 'contentHash'> = {
+    externalId: stored.externalId,
+    title: byTitle ? fresh.title : stored.title,
+    description: has('description') ? fresh.description : stored.description,
+    make: has('make') || byTitle ? fresh.make : stored.make,
+    model: has('model') || byTitle ? fresh.model : stored.model,
+    modelFamily: has('model') || byTitle ? fresh.modelFamily : stored.modelFamily,
+    year: has('year') || byTitle ? fresh.year : stored.year,
+    hours: has('hours') ? fresh.hours : stored.hours,
+    condition: has('condition') ? fresh.condition : stored.condition,
+    categoryId: has('category') || byTitle ? fresh.categoryId : stored.categoryId,
+    city: has('city') ? fresh.city : stored.city,
+    state: has('state') ? fresh.state : stored.state,
+    country: has('country') ? fresh.country : stored.country,
+    currency,
+    askingPrice,
+    currentBid,
+    bidCount,
+    price,
+    priceUsd,
+    buyersPremiumPct: has('buyersPremiumPct') ? fresh.buyersPremiumPct : stored.buyersPremiumPct,
+    status,
+    auctionEndAt: has('endsAt') ? fresh.auctionEndAt : stored.auctionEndAt,
+    originalUrl: has('url') ? fresh.originalUrl : stored.originalUrl,
+    images: has('images') ? fresh.images : stored.images,
+    soldPrice: status === 'sold' ? (knownSoldPrice ?? currentBid) : null,
+  };
+  return { ...merged, contentHash: contentHash(merged) };
 }
 
 export function contentHash(listing: Omit<NormalizedListing, 'contentHash'>): string {

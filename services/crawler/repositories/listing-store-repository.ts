@@ -1,17 +1,25 @@
 /**
  * Stores normalised listings idempotently per (source, external id). In one transaction per lot:
- * insert or update the listing (slug fixed at insert), replace its images when they changed,
- * append a price observation when price, bid, bid count or status changed, and record the sale
- * when the lot closed with a final price. Re-storing an unchanged lot only touches `last_seen_at`.
+ * insert a new lot (slug fixed at insert), or merge what the response carries into the stored
+ * one (fields it does not carry keep their values — see mergeLot), replace its images when they
+ * changed, append a price observation when price, bid, bid count or status changed, and record
+ * the sale when the lot closed with a final price. Re-storing an unchanged lot only touches
+ * `last_seen_at`. A partial update (bids, a gallery) merges the same way but never inserts.
  * Score columns are never written here: they belong to the scorer.
  */
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { listingImages, listings, priceObservations, soldResults } from '../../../db/schema/listings.js';
 import type { Db, DbOrTx } from '../../shared/database/db.js';
 import { listingSlug } from '../../shared/slug.js';
-import type { NormalizedListing } from '../normalize/listing.js';
+import { mergeLot, type LotPatch, type NormalizedListing } from '../normalize/listing.js';
 
 export type StoreOutcome = 'new' | 'updated' | 'unchanged';
+
+/** One lot as a response gave it: normalised (for a new lot) and as scraped (to merge into a stored one). */
+export type LotWrite = { listing: NormalizedListing; lot: LotPatch; pageUrl: string; fetchedAt: Date };
+
+/** One partial update of a lot, as scraped. */
+export type LotUpdateWrite = { lot: LotPatch; pageUrl: string; fetchedAt: Date };
 
 export type StoredListing = {
   listingId: number;
@@ -56,7 +64,7 @@ async function replaceImages(tx: DbOrTx, listingId: number, images: string[]): P
   if (images.length > 0) await tx.insert(listingImages).values(images.map((url, position) => ({ listingId, position, url })));
 }
 
-async function observe(tx: DbOrTx, listingId: number, l: NormalizedListing): Promise<number> {
+async function observe(tx: DbOrTx, listingId: number, l: Pick<NormalizedListing, 'price' | 'currentBid' | 'bidCount' | 'status'>): Promise<number> {
   const [row] = await tx
     .insert(priceObservations)
     .values({ listingId, price: l.price, currentBid: l.currentBid, bidCount: l.bidCount, status: l.status })
@@ -93,7 +101,8 @@ async function recordSale(tx: DbOrTx, listingId: number, sourceName: string, l: 
 }
 
 /** Stores one lot; safe to repeat (a crashed attempt left nothing, a finished one is unchanged). */
-export async function storeListing(db: Db, source: { id: number; name: string }, l: NormalizedListing, raw: unknown): Promise<StoredListing> {
+export async function storeListing(db: Db, source: { id: number; name: string }, write: LotWrite, raw: unknown): Promise<StoredListing> {
+  const l = write.listing;
   // Most lots of a re-crawl are unchanged: one statement, no transaction.
   const [same] = await db
     .update(listings)
@@ -119,42 +128,117 @@ export async function storeListing(db: Db, source: { id: number; name: string },
       await recordSale(tx, inserted.id, source.name, l);
       return { listingId: inserted.id, externalId: l.externalId, outcome: 'new', version: `obs-${observationId}` };
     }
-
-    const [current] = await tx
-      .select({
-        id: listings.id,
-        contentHash: listings.contentHash,
-        price: listings.price,
-        currentBid: listings.currentBid,
-        bidCount: listings.bidCount,
-        status: listings.status,
-        firstImageUrl: listings.firstImageUrl,
-        imageCount: listings.imageCount,
-      })
-      .from(listings)
-      .where(and(eq(listings.sourceId, source.id), eq(listings.externalId, l.externalId)))
-      .for('update');
-    if (!current) throw new Error(`listing ${source.name}/${l.externalId} vanished during upsert`);
-    if (current.contentHash === l.contentHash) {
-      await tx.update(listings).set({ lastSeenAt: sql`now()` }).where(eq(listings.id, current.id));
-      return { listingId: current.id, externalId: l.externalId, outcome: 'unchanged', version: `h-${l.contentHash.slice(0, 20)}` };
-    }
-    await tx
-      .update(listings)
-      .set({ ...listingColumns(l), rawPayload: raw, lastSeenAt: sql`now()`, updatedAt: sql`now()` })
-      .where(eq(listings.id, current.id));
-    const existingImages = await tx.select({ url: listingImages.url }).from(listingImages).where(eq(listingImages.listingId, current.id)).orderBy(asc(listingImages.position));
-    if (existingImages.map((i) => i.url).join('\n') !== l.images.join('\n')) await replaceImages(tx, current.id, l.images);
-    const priceChanged =
-      current.price !== l.price || current.currentBid !== l.currentBid || current.bidCount !== l.bidCount || current.status !== l.status;
-    let version = `h-${l.contentHash.slice(0, 20)}`;
-    if (priceChanged) version = `obs-${await observe(tx, current.id, l)}`;
-    await recordSale(tx, current.id, source.name, l);
-    return { listingId: current.id, externalId: l.externalId, outcome: 'updated', version };
+    const merged = await mergeIntoStored(tx, source, { ...write, lot: { ...write.lot, externalId: l.externalId } }, raw, 'replace');
+    if (!merged) throw new Error(`listing ${source.name}/${l.externalId} vanished during upsert`);
+    return merged;
   });
 }
 
+/**
+ * Merges a partial update into the stored lot; null when the lot is not stored (an update never
+ * creates a listing: it would be half-filled). Safe to repeat.
+ */
+export async function applyLotUpdate(db: Db, source: { id: number; name: string }, update: LotUpdateWrite, raw: unknown): Promise<StoredListing | null> {
+  return db.transaction((tx) => mergeIntoStored(tx, source, update, raw, 'partial'));
+}
+
+/** The stored lot as a normalised listing (the base a response is merged onto), with its row's hash and id; locked for update. */
+async function loadStoredLot(tx: DbOrTx, source: { id: number; name: string }, externalId: string) {
+  const [row] = await tx
+    .select()
+    .from(listings)
+    .where(and(eq(listings.sourceId, source.id), eq(listings.externalId, externalId)))
+    .for('update');
+  if (!row) return null;
+  const images = await tx.select({ url: listingImages.url }).from(listingImages).where(eq(listingImages.listingId, row.id)).orderBy(asc(listingImages.position));
+  let soldPrice: number | null = null;
+  if (row.status === 'sold') {
+    const [sale] = await tx
+      .select({ price: soldResults.price })
+      .from(soldResults)
+      .where(and(eq(soldResults.origin, `crawl:${source.name}`), eq(soldResults.externalId, externalId)));
+    soldPrice = sale?.price ?? null;
+  }
+  const stored: Omit<NormalizedListing, 'contentHash'> = {
+    externalId: row.externalId,
+    title: row.title,
+    description: row.description,
+    make: row.make,
+    model: row.model,
+    modelFamily: row.modelFamily,
+    year: row.year,
+    hours: row.hours,
+    condition: row.condition,
+    categoryId: row.categoryId,
+    city: row.city,
+    state: row.state,
+    country: row.country,
+    currency: row.currency,
+    askingPrice: row.askingPrice,
+    currentBid: row.currentBid,
+    bidCount: row.bidCount,
+    price: row.price,
+    priceUsd: row.priceUsd,
+    buyersPremiumPct: row.buyersPremiumPct,
+    status: row.status,
+    auctionEndAt: row.auctionEndAt,
+    originalUrl: row.originalUrl,
+    images: images.map((i) => i.url),
+    soldPrice,
+  };
+  return { id: row.id, contentHash: row.contentHash, stored };
+}
+
+/**
+ * Merges what one response carries into the stored lot and writes the difference. `replace`: the
+ * raw payload becomes this response's (a full lot); `partial`: it is kept and this response is
+ * added under `partial` (so a re-parse still finds the bids or gallery). A full response keeps
+ * the last partial one too.
+ */
+async function mergeIntoStored(
+  tx: DbOrTx,
+  source: { id: number; name: string },
+  write: LotUpdateWrite,
+  raw: unknown,
+  rawMode: 'replace' | 'partial',
+): Promise<StoredListing | null> {
+  const current = await loadStoredLot(tx, source, write.lot.externalId);
+  if (!current) return null;
+  const l = mergeLot(current.stored, write.lot, write.pageUrl, write.fetchedAt);
+  if (current.contentHash === l.contentHash) {
+    await tx.update(listings).set({ lastSeenAt: sql`now()` }).where(eq(listings.id, current.id));
+    return { listingId: current.id, externalId: l.externalId, outcome: 'unchanged', version: `h-${l.contentHash.slice(0, 20)}` };
+  }
+  const rawJson = JSON.stringify(raw ?? null);
+  const rawPayload =
+    rawMode === 'partial'
+      ? sql`coalesce(${listings.rawPayload}, '{}'::jsonb) || jsonb_build_object('partial', ${rawJson}::jsonb)`
+      : sql`${rawJson}::jsonb || case when ${listings.rawPayload} -> 'partial' is not null then jsonb_build_object('partial', ${listings.rawPayload} -> 'partial') else '{}'::jsonb end`;
+  await tx
+    .update(listings)
+    .set({ ...listingColumns(l), rawPayload, lastSeenAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(listings.id, current.id));
+  if (current.stored.images.join('\n') !== l.images.join('\n')) await replaceImages(tx, current.id, l.images);
+  const was = current.stored;
+  const priceChanged = was.price !== l.price || was.currentBid !== l.currentBid || was.bidCount !== l.bidCount || was.status !== l.status;
+  let version = `h-${l.contentHash.slice(0, 20)}`;
+  if (priceChanged) version = `obs-${await observe(tx, current.id, l)}`;
+  await recordSale(tx, current.id, source.name, l);
+  return { listingId: current.id, externalId: l.externalId, outcome: 'updated', version };
+}
+
 /** For dry runs: what storing would do, without writing. */
+/** For dry runs: which partial updates would find their lot ('updated' at most) and which would be dropped (null). */
+export async function previewUpdates(db: DbOrTx, sourceId: number, externalIds: string[]): Promise<(StoreOutcome | null)[]> {
+  if (externalIds.length === 0) return [];
+  const rows = await db
+    .select({ externalId: listings.externalId })
+    .from(listings)
+    .where(and(eq(listings.sourceId, sourceId), inArray(listings.externalId, externalIds)));
+  const known = new Set(rows.map((r) => r.externalId));
+  return externalIds.map((id) => (known.has(id) ? 'updated' : null));
+}
+
 export async function previewListings(db: DbOrTx, sourceId: number, batch: NormalizedListing[]): Promise<StoreOutcome[]> {
   if (batch.length === 0) return [];
   const rows = await db
