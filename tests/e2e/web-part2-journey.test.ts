@@ -1,8 +1,9 @@
 /**
- * Web app part 2 in the system Chromium against the real built app, API, PostgreSQL and queues
- * (matcher and notifier running): sign up → create an alert → a matching scored lot is published
- * and its match job runs through the real `match` queue → the alert's e-mail is in the outbox
- * and listed under Recent Notifications → toggle and delete the alert → edit the profile →
+ * Web app part 2 in the system Chromium against the real built app, API, PostgreSQL and queues,
+ * with the crawler, scorer (a model trained on the Fast Iron sales), matcher and notifier running:
+ * sign up → create an alert → the demo auction site (127.0.0.1) publishes a matching underpriced
+ * lot → a crawl stores it, the scorer values it, the matcher and notifier leave the alert's
+ * e-mail in the outbox, listed under Recent Notifications → toggle and delete the alert → edit the profile →
  * change the password → log out and in with the new one → billing shows Free and the upgrade
  * button (billing not configured → 'Checkout Failed') → an unknown path shows the 404, whose
  * path reaches analytics_events through POST /api/events/. Every screen is shot in the light and
@@ -11,15 +12,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyticsEvents, users } from '../../db/schema/index.js';
+import { analyticsEvents, listings, users } from '../../db/schema/index.js';
+import { importSalesCommand } from '../../scripts/cli/import-sales-command.js';
+import type { DemoSite } from '../../scripts/demo-site/demo-server.js';
+import { formatUsd } from '../../services/alerts/alert-messages.js';
+import { startCrawlWorker } from '../../services/crawler/index.js';
+import { requestCrawl, waitForRun } from '../../services/crawler/crawl-requests.js';
 import { startMatcher } from '../../services/matcher/index.js';
 import { startNotifier } from '../../services/notifier/index.js';
+import { startScorer } from '../../services/scorer/index.js';
+import { trainAndStoreModel } from '../../services/scorer/train-model.js';
+import { CATEGORIES } from '../../services/shared/categories.js';
 import { listMessages } from '../../services/shared/repositories/outbox-repository.js';
 import type { ServiceHandle } from '../../services/shared/service.js';
-import { insertListings, insertSource } from '../support/listing-fixtures.js';
+import { startTestDemoSite } from '../support/crawl-harness.js';
 import { waitFor } from '../support/wait.js';
 import { buildApp } from '../../services/api/app.js';
 import { freePort } from '../../services/shared/database/embedded-postgres.js';
@@ -33,13 +43,15 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'Bulldozer-Sunset-42';
 const NEW_PASSWORD = 'Excavator-Moonrise-77';
 const DESKTOP = { width: 1366, height: 900 };
+const SALES = path.resolve(process.env.SHARED_DIR ?? '../shared', 'data/bulldozers/Train_first10931rows.csv.gz');
 
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[]; failureSummary?: string }> };
 
 let stack: WebStack;
 let browser: Browser;
 let context: BrowserContext;
-let services: ServiceHandle[] = [];
+let services: Array<Pick<ServiceHandle, 'stop'>> = [];
+let site: DemoSite;
 const email = `part2-${Date.now()}@example.com`;
 const scanned: Record<string, string[]> = {};
 
@@ -75,8 +87,11 @@ beforeAll(async () => {
   // The product answers on the origin APP_URL names (checkout return URLs, e-mail links must be ours).
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  site = await startTestDemoSite({ lots: 40, publishedShare: 0.6 });
   const web = await buildWebApp();
-  const ctx = await createTestContext({ env: { APP_URL: url } });
+  const ctx = await createTestContext({
+    env: { APP_URL: url, CRAWL_SOURCES: 'demo', DEMO_SITE_URL: site.url, CRAWL_CONCURRENCY: '4', CRAWL_TIMEOUT_MS: '5000' },
+  });
   const app = await buildApp(ctx, { webDist: web.dir });
   await app.listen({ host: '127.0.0.1', port });
   stack = {
@@ -89,19 +104,38 @@ beforeAll(async () => {
       web.remove();
     },
   };
-  services = [await startMatcher(stack.ctx), await startNotifier(stack.ctx)];
+  // Sales history and a model, as the product's first start makes them (a quicker fit: fewer trees).
+  expect(await importSalesCommand.run(ctx, ['--format', 'fastiron', SALES])).toBe(0);
+  await trainAndStoreModel(ctx.database.db, { params: { trees: 80, learningRate: 0.12 } });
+  services = [await startCrawlWorker(ctx), await startScorer(ctx), await startMatcher(ctx), await startNotifier(ctx)];
+  await crawlAndSettle(); // the lots already on the site, before any alert exists
   browser = await launchChromium();
   context = await browser.newContext({ viewport: DESKTOP, baseURL: stack.url, colorScheme: 'light' });
   // Only loopback: any other host is a bug in the app or the test.
   await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
-}, 240_000);
+}, 420_000);
 
 afterAll(async () => {
   await context?.close().catch(() => {});
   await browser?.close().catch(() => {});
-  for (const s of services) await s.stop();
+  for (const s of services.reverse()) await s.stop();
   await stack?.close();
+  await site?.close();
 });
+
+/** Crawls the demo site and waits until every score, match and notify job is done. */
+async function crawlAndSettle(): Promise<void> {
+  const ctx = stack.ctx;
+  const run = await waitForRun(ctx, (await requestCrawl(ctx, 'demo')).id, { timeoutMs: 90_000 });
+  expect(run.outcome).toBe('ok');
+  await waitFor(async () => {
+    for (const q of ['score', 'match', 'notify'] as const) {
+      const counts = await ctx.queues.queue(q).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+      if (Object.values(counts).some((n) => n > 0)) return undefined;
+    }
+    return true;
+  }, 120_000, 'the pipeline to settle');
+}
 
 describe('web app part 2 journey', () => {
   it('alerts → matched e-mail → profile → password → billing → 404, in both themes, with no serious axe violations', async () => {
@@ -121,64 +155,66 @@ describe('web app part 2 journey', () => {
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Equipment Deals' }).waitFor();
 
+    // The lot the demo site will publish: a machine of a type the sales history knows, far under
+    // its market value (the real sale price of the record it comes from).
+    const upcoming = site.auction.lots.filter((l) => l.publishAt > site.auction.now() && l.machine.origin === 'fastiron' && l.machine.state);
+    const lotToPublish = upcoming.find((l) => [1, 2, 3, 4, 5, 10].includes(l.machine.categoryId));
+    expect(lotToPublish, 'an upcoming Fast Iron lot on the demo site').toBeDefined();
+    const equipmentType = CATEGORIES.find((c) => c.id === lotToPublish!.machine.categoryId)!.name;
+    const publishPrice = Math.round(lotToPublish!.machine.marketValue * 0.2);
+    const maxPrice = Math.ceil((publishPrice * 2) / 1000) * 1000;
+
     // Alerts: empty, then create one.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Alerts' }).click();
     await page.getByText('No alerts yet').waitFor();
     await page.getByText('Free plan: up to 5 alerts (0 of 5 used), by email. SMS alerts are a Premium feature.').waitFor();
     await screen(page, 'alerts-empty');
     await page.getByRole('button', { name: 'Add Alert' }).click();
-    await page.getByLabel('Equipment Type').selectOption('Excavators');
-    await page.getByLabel('Location').selectOption({ label: 'Texas' });
-    await page.getByLabel('Max Price').fill('50000');
+    await page.getByLabel('Equipment Type').selectOption(equipmentType);
+    await page.getByLabel('Max Price').fill(String(maxPrice));
     await screen(page, 'alerts-form');
     await page.getByRole('button', { name: 'Create Alert' }).click();
     await toast(page, 'Alert Created', "You'll be notified when equipment matching your criteria becomes available.");
-    const row = page.getByRole('row', { name: /Excavators/ });
-    await row.getByText('Below $50,000').waitFor();
-    await row.getByText('Texas').waitFor();
+    const row = page.getByRole('row', { name: new RegExp(equipmentType) });
+    await row.getByText(`Below ${formatUsd(maxPrice)}`).waitFor();
     await page.getByRole('heading', { name: 'Your Alerts (1)' }).waitFor();
 
-    // A matching, scored lot is published; its match job goes through the real queue.
-    const source = await insertSource(db, 'demo-auctions', 'Demo Auctions');
-    const [lot] = await insertListings(db, source, [
-      {
-        title: '2015 Caterpillar 320D Excavator',
-        make: 'Caterpillar',
-        model: '320D',
-        categoryId: 1,
-        askingPrice: 45_000,
-        state: 'TX',
-        city: 'Dallas',
-        condition: 'Good',
-        dealScore: 871,
-        fairValue: 62_000,
-        auctionEndAt: new Date(Date.now() + 3 * 24 * 3600 * 1000),
-      },
-    ]);
-    await stack.ctx.queues.enqueue('match', { listingId: lot!.id, event: 'scored', eventKey: 'e2e-score-1' });
-    const [mail] = await waitFor(async () => {
-      const sent = (await listMessages(db, { to: email, limit: 20 })).filter((m) => m.kind === 'alert' && m.status === 'sent');
-      return sent.length > 0 ? sent : undefined;
-    }, 30_000, 'the alert e-mail in the outbox');
-    expect(mail!.subject).toContain('2015 Caterpillar 320D Excavator');
-    expect(mail!.textBody).toContain('A listing matches your Excavators alert.');
-    expect(mail!.textBody).toContain(`/deal/${lot!.slug}`);
+    // The demo site publishes the lot; a crawl stores it, the scorer values it, the matcher and
+    // the notifier send the alert's e-mail.
+    const published = await fetch(`${site.url}/_control/publish`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lot_id: lotToPublish!.id, price: publishPrice }),
+    });
+    expect(published.status).toBe(201);
+    await crawlAndSettle();
+    const [lot] = await db.select().from(listings).where(eq(listings.externalId, lotToPublish!.id));
+    expect(lot, 'the crawler stored the published lot').toBeDefined();
+    expect(lot!.dealScore, 'the scorer valued it as underpriced').toBeGreaterThan(500);
+    const mails = (await listMessages(db, { to: email, limit: 20 })).filter((m) => m.kind === 'alert');
+    expect(mails, 'exactly one alert e-mail').toHaveLength(1);
+    const mail = mails[0]!;
+    expect(mail.status).toBe('sent');
+    expect(mail.subject).toContain(lot!.title);
+    expect(mail.textBody).toContain(`A listing matches your ${equipmentType} alert.`);
+    expect(mail.textBody).toContain(`Price: ${formatUsd(lot!.priceUsd!)}`);
+    expect(mail.textBody).toContain(`/deal/${lot!.slug}`);
 
     await page.reload();
-    await page.getByRole('link', { name: '2015 Caterpillar 320D Excavator' }).waitFor();
-    await page.getByText(/New match for your Excavators alert · \$45,000/).waitFor();
+    await page.getByRole('link', { name: lot!.title }).waitFor();
+    await page.getByText(`New match for your ${equipmentType} alert · ${formatUsd(lot!.priceUsd!)}`, { exact: false }).waitFor();
     await screen(page, 'alerts-with-notification');
 
     // Toggle and delete.
-    const toggle = row.getByRole('switch', { name: 'Alert for Excavators active' });
+    const toggle = row.getByRole('switch', { name: `Alert for ${equipmentType} active` });
     await toggle.click();
-    await toast(page, 'Alert Disabled', 'Your alert for Excavators has been disabled.');
+    await toast(page, 'Alert Disabled', `Your alert for ${equipmentType} has been disabled.`);
     await expect(toggle.getAttribute('aria-checked')).resolves.toBe('false');
     await row.getByText('Inactive').waitFor();
     await toggle.click();
-    await toast(page, 'Alert Enabled', 'Your alert for Excavators has been enabled.');
-    await row.getByRole('button', { name: 'Delete alert for Excavators' }).click();
-    await toast(page, 'Alert Deleted', 'Your alert for Excavators has been deleted.');
+    await toast(page, 'Alert Enabled', `Your alert for ${equipmentType} has been enabled.`);
+    await row.getByRole('button', { name: `Delete alert for ${equipmentType}` }).click();
+    await toast(page, 'Alert Deleted', `Your alert for ${equipmentType} has been deleted.`);
     await page.getByText('No alerts yet').waitFor();
 
     // Profile: edit and save.
@@ -221,7 +257,9 @@ describe('web app part 2 journey', () => {
     await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/dashboard');
-    await page.getByText('1 deal found').waitFor();
+    const listed = (await (await fetch(`${stack.url}/api/auctions/list/`)).json()) as { data: { pagination: { total_count: number } } };
+    expect(listed.data.pagination.total_count).toBeGreaterThan(1);
+    await page.getByText(`${listed.data.pagination.total_count} deals found`).waitFor();
     await screen(page, 'dashboard');
     await page.goto(`/deal/${lot!.slug}`);
     await page.getByText('Equipment Details').waitFor();
