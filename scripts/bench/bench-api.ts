@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     reseed: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    'skip-plans': { type: 'boolean', default: false },
     'plans-out': { type: 'string' },
   },
 });
@@ -235,7 +237,9 @@ async function main(): Promise<void> {
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    api = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services/api/main.ts')], {
+    // --cpu-prof <dir>: the API child writes a V8 CPU profile there when it exits (for finding per-request costs).
+    const profiling = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
+    api = spawn(process.execPath, [...profiling, '--import', 'tsx', path.join(ROOT, 'services/api/main.ts')], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -257,7 +261,8 @@ async function main(): Promise<void> {
     log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average before the run ${load()}`);
     const results: ShapeResult[] = [];
     for (const shape of SHAPES) {
-      if (args.only && !shape.name.includes(args.only)) continue;
+      // --only takes one or more comma-separated parts of shape names.
+      if (args.only && !args.only.split(',').some((part) => shape.name.includes(part))) continue;
       await drive(base, shape, 2, false);
       const r = await drive(base, shape, DURATION, true);
       results.push(r);
@@ -284,6 +289,7 @@ async function main(): Promise<void> {
     // Stop the API first so the plans are timed on a quiet database.
     api.kill('SIGTERM');
     await new Promise((r) => api!.once('exit', r));
+    if (args['skip-plans']) return;
     const { plans, summary } = await explainPlans(pg.url);
     process.stdout.write(`\nEXPLAIN (ANALYZE), one run each, no load:\n\n${summary}\n\n`);
     const plansOut = args['plans-out'] ? path.resolve(args['plans-out']) : path.join(dir, 'plans.md');

@@ -9,6 +9,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../database/db.js';
+import { executePrepared } from '../database/prepared.js';
 import { MAKE_SYNONYMS, type DetailRow, type ListFilter, type ListingRow, type ListRequest } from '../../listings/listing-rules.js';
 
 /** Listed by default: open at the source and not past its end time. */
@@ -26,7 +27,7 @@ export async function findSearchCorrections(db: DbOrTx, words: string[]): Promis
   const candidates = words.filter((w) => w.length >= 4 && /[a-z]/.test(w));
   const result = new Map<string, string[]>();
   if (candidates.length === 0) return result;
-  const rows = (await db.execute(sql`
+  const rows = await executePrepared<{ word: string; corrections: string[] }>(db, sql`
     SELECT w.word, array(
       SELECT t.term FROM listing_search_terms t
       WHERE t.term % w.word AND similarity(t.term, w.word) >= ${MIN_CORRECTION_SIMILARITY}
@@ -35,7 +36,7 @@ export async function findSearchCorrections(db: DbOrTx, words: string[]): Promis
     ) AS corrections
     FROM unnest(string_to_array(${candidates.join(' ')}, ' ')) AS w(word)
     WHERE NOT EXISTS (SELECT 1 FROM listing_search_terms e WHERE e.term = w.word)
-  `)) as unknown as Array<{ word: string; corrections: string[] }>;
+  `);
   for (const row of rows) if (row.corrections.length > 0) result.set(row.word, row.corrections);
   return result;
 }
@@ -103,8 +104,17 @@ export function countListedQuery(filter: ListFilter, plan: SearchPlan): SQL {
   return sql`SELECT count(*)::int AS n FROM listings l WHERE ${whereOf(filter, plan.tsquery)}`;
 }
 
+/**
+ * Runs a list query: prepared unless it searches (see executePrepared: a search's plan depends on
+ * its words, so it is planned each time with them).
+ */
+async function runListQuery<T>(db: DbOrTx, query: SQL, plan: SearchPlan): Promise<T[]> {
+  if (plan.tsquery) return (await db.execute(query)) as unknown as T[];
+  return executePrepared<T>(db, query);
+}
+
 export async function countListed(db: DbOrTx, filter: ListFilter, plan: SearchPlan): Promise<number> {
-  const rows = (await db.execute(countListedQuery(filter, plan))) as unknown as Array<{ n: number }>;
+  const rows = await runListQuery<{ n: number }>(db, countListedQuery(filter, plan), plan);
   return rows[0]?.n ?? 0;
 }
 
@@ -143,13 +153,13 @@ export function listedPageQuery(request: ListRequest, plan: SearchPlan): SQL {
 }
 
 export async function listListedPage(db: DbOrTx, request: ListRequest, plan: SearchPlan): Promise<ListingRow[]> {
-  return (await db.execute(listedPageQuery(request, plan))) as unknown as ListingRow[];
+  return runListQuery<ListingRow>(db, listedPageQuery(request, plan), plan);
 }
 
 /** A listing by numeric id or slug, whatever its status (ended lots stay reachable). */
 export async function findListingDetail(db: DbOrTx, key: { id: number } | { slug: string }): Promise<DetailRow | undefined> {
   const where = 'id' in key ? sql`l.id = ${key.id}` : sql`l.slug = ${key.slug}`;
-  const rows = (await db.execute(sql`
+  const rows = await executePrepared<DetailRow>(db, sql`
     SELECT ${CARD_COLUMNS},
       l.description, l.hours, l.condition, l.status, l.bid_count AS "bidCount",
       l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
@@ -158,7 +168,7 @@ export async function findListingDetail(db: DbOrTx, key: { id: number } | { slug
     JOIN categories c ON c.id = l.category_id
     JOIN sources s ON s.id = l.source_id
     WHERE ${where}
-  `)) as unknown as DetailRow[];
+  `);
   return rows[0];
 }
 
@@ -166,20 +176,19 @@ const MAX_IMAGES = 50;
 const MAX_HISTORY_POINTS = 500;
 
 export async function listListingImageUrls(db: DbOrTx, listingId: number): Promise<string[]> {
-  const rows = (await db.execute(sql`
+  const rows = await executePrepared<{ url: string }>(db, sql`
     SELECT url FROM listing_images WHERE listing_id = ${listingId} ORDER BY position LIMIT ${MAX_IMAGES}
-  `)) as unknown as Array<{ url: string }>;
+  `);
   return rows.map((r) => r.url);
 }
 
 /** The most recent observations (bounded), for the price history; the caller orders them. */
 export async function listPriceObservations(db: DbOrTx, listingId: number): Promise<Array<{ observedAt: string; price: number | null }>> {
-  const rows = (await db.execute(sql`
+  return executePrepared<{ observedAt: string; price: number | null }>(db, sql`
     SELECT ${isoTime(sql`observed_at`)} AS "observedAt", price::float8 AS price
     FROM price_observations WHERE listing_id = ${listingId}
     ORDER BY observed_at DESC, id DESC LIMIT ${MAX_HISTORY_POINTS}
-  `)) as unknown as Array<{ observedAt: string; price: number | null }>;
-  return rows;
+  `);
 }
 
 /** The ten equipment types then Other, in their fixed order. */
