@@ -55,7 +55,7 @@ console.log(`bench:score — ${new Date().toISOString().slice(0, 10)}, ${os.cpus
 console.table([
   { figure: 'training rows', value: `${train.length} (${priced.length} real sales + ${train.length - priced.length} resampled)` },
   { figure: 'training time (holdout fit + final fit)', value: `${training.wall.toFixed(1)} s wall, ${training.cpu.toFixed(1)} s CPU` },
-  { figure: 'trees in the final model', value: model.data.gbdt.trees.length },
+  { figure: 'trees in the final model (all members)', value: `${model.treeCount} (${1 + (model.data.extraGbdts?.length ?? 0)} boosted models averaged)` },
   { figure: 'model size (JSON)', value: `${(json.length / 1e6).toFixed(1)} MB` },
   { figure: `predictions/s, batch of ${unpriced.length}`, value: rate(unpriced.length, batch) },
   { figure: `predictions/s, one at a time (${singles})`, value: rate(singles, single) },

@@ -15,7 +15,7 @@ import { parseArgs, type CliCommand } from './command.js';
 export const MODEL_EVAL_USAGE =
   'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD]';
 
-function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
+export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
   const d = typeof v === 'string' ? new Date(`${v}T00:00:00Z`) : new Date(NaN);
@@ -23,9 +23,9 @@ function dateFlag(flags: Record<string, string | true>, name: string): Date | un
   return d;
 }
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
-async function loadSales(files: string[], pricesFile: string | undefined, keep: (d: Date) => boolean): Promise<{ sales: TrainingSale[]; unpriced: number }> {
+export async function loadSales(files: string[], pricesFile: string | undefined, keep: (d: Date) => boolean): Promise<{ sales: TrainingSale[]; unpriced: number }> {
   const prices = pricesFile ? await readSalePrices(pricesFile) : undefined;
   const sales: TrainingSale[] = [];
   let unpriced = 0;
@@ -65,7 +65,7 @@ export async function runModelEval(args: string[], out: (line: string) => void =
     out(`train: ${train.sales.length} sales (${span(train.sales)})${train.unpriced ? `, ${train.unpriced} rows without a price skipped` : ''}`);
     out(`test:  ${test.sales.length} sales (${span(test.sales)})${test.unpriced ? `, ${test.unpriced} rows without a price skipped` : ''}`);
     const { model, seconds } = trainFairValueModel(train.sales);
-    out(`trained in ${seconds.toFixed(1)} s: ${model.data.gbdt.trees.length} trees; time-holdout RMSLE ${model.data.holdout.rmsle.toFixed(4)} on the latest ${model.data.holdout.rows} training sales`);
+    out(`trained in ${seconds.toFixed(1)} s: ${1 + (model.data.extraGbdts?.length ?? 0)} boosted models, ${model.treeCount} trees; time-holdout RMSLE ${model.data.holdout.rmsle.toFixed(4)} on the latest ${model.data.holdout.rows} training sales`);
     const truth = test.sales.map((s) => s.price);
     const started = performance.now();
     const valuations = model.valueAll(test.sales);

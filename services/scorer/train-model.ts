@@ -44,7 +44,8 @@ export async function trainAndStoreModel(db: Db, options: TrainOptions = {}): Pr
     metrics: {
       holdoutRmsle: model.holdout.rmsle,
       holdoutRows: model.holdout.rows,
-      trees: model.gbdt.trees.length,
+      trees: [model.gbdt, ...(model.extraGbdts ?? [])].reduce((n, g) => n + g.trees.length, 0),
+      members: 1 + (model.extraGbdts?.length ?? 0),
       rangeLowLog: model.ranges.overall.low,
       rangeHighLog: model.ranges.overall.high,
     },

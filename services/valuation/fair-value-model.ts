@@ -49,6 +49,8 @@ export type SerializedFairValueModel = {
   vocabulary: Vocabulary;
   targetEncoding: TargetEncoding;
   gbdt: SerializedGbdt;
+  /** Further boosted models (other seeds: their own row and column samples); the fair value averages all. */
+  extraGbdts?: SerializedGbdt[];
   /** log-residual quantiles per support bucket (index) and overall. */
   ranges: { overall: RangeQuantiles; byBucket: (RangeQuantiles | null)[] };
   /** Sales per (category, normalised model) in training, for the support bucket of a new input. */
@@ -77,12 +79,27 @@ function quantile(sorted: number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
+function averagePrediction(members: GbdtModel[], m: FeatureMatrix): Float64Array {
+  const sum = new Float64Array(m.rows);
+  for (const member of members) {
+    const p = member.predict(m);
+    for (let i = 0; i < m.rows; i++) sum[i] = sum[i]! + p[i]!;
+  }
+  for (let i = 0; i < m.rows; i++) sum[i] = sum[i]! / members.length;
+  return sum;
+}
+
 export class FairValueModel {
-  private readonly gbdt: GbdtModel;
+  private readonly members: GbdtModel[];
 
   constructor(readonly data: SerializedFairValueModel) {
     if (data.format !== 'fair-value-v1') throw new Error(`unknown fair-value model format ${String(data.format)}`);
-    this.gbdt = new GbdtModel(data.gbdt);
+    this.members = [data.gbdt, ...(data.extraGbdts ?? [])].map((g) => new GbdtModel(g));
+  }
+
+  /** Trees over all ensemble members. */
+  get treeCount(): number {
+    return this.members.reduce((n, m) => n + m.treeCount, 0);
   }
 
   static fromJSON(data: unknown): FairValueModel {
@@ -129,7 +146,7 @@ export class FairValueModel {
 
   valueAll(inputs: ValuationInput[]): Valuation[] {
     const m = encodeFull(inputs, this.data.vocabulary, this.data.targetEncoding);
-    const log = this.gbdt.predict(m);
+    const log = averagePrediction(this.members, m);
     return inputs.map((input, i) => {
       const support = this.support(input);
       const range = this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
@@ -161,9 +178,14 @@ export type TrainOptions = {
   dropFeatures?: string[];
   /** Which sales the first fit holds out: the latest (default) or a seeded random share. */
   holdout?: 'latest' | 'random';
+  /** Stop after the holdout fit (no refit on everything): the fast loop for experiments. */
+  holdoutOnly?: boolean;
+  /** Boosted models averaged (bagging); member k trains with seed + k·1000. */
+  members?: number;
 };
 
 const DEFAULT_HALF_LIFE_YEARS = Infinity;
+const DEFAULT_MEMBERS = 1;
 
 function recencyWeights(rows: TrainingSale[], halfLifeYears: number): Float64Array {
   const latest = Math.max(...rows.map((r) => r.soldAt.getTime()));
@@ -247,8 +269,12 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const halfLife = opts.halfLifeYears ?? DEFAULT_HALF_LIFE_YEARS;
   const fitTe = fitTargetEncoding(fit);
   const holdoutX = encode(holdout, fitVocab, fitTe);
-  const first = trainGbdt(ALL_SPECS, encode(fit, fitVocab, fitTe, fit), y(fit), params, { x: holdoutX, y: holdoutY }, recencyWeights(fit, halfLife));
-  const holdoutPred = first.model.predict(holdoutX);
+  const memberCount = Math.max(1, Math.floor(opts.members ?? DEFAULT_MEMBERS));
+  const memberParams = (k: number): Partial<GbdtParams> => ({ ...params, seed: (params.seed ?? 1) + k * 1000 });
+  const fitX = encode(fit, fitVocab, fitTe, fit);
+  const fitWeights = recencyWeights(fit, halfLife);
+  const firstMembers = Array.from({ length: memberCount }, (_, k) => trainGbdt(ALL_SPECS, fitX, y(fit), memberParams(k), { x: holdoutX, y: holdoutY }, fitWeights));
+  const holdoutPred = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
   const fitSupport = countSupport(fit);
   const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
   const all: number[] = [];
@@ -267,23 +293,47 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const overall = quantiles(all);
   const byBucket = residualsByBucket.map((values) => (values.length >= 40 ? quantiles(values) : null));
 
+  const holdoutFigures = { rows: holdout.length, rmsle: Math.sqrt(se / holdout.length), trees: firstMembers[0]!.report.bestIteration };
+  if (opts.holdoutOnly) {
+    const model = new FairValueModel({
+      format: 'fair-value-v1',
+      vocabulary: fitVocab,
+      targetEncoding: fitTe,
+      gbdt: firstMembers[0]!.model.toJSON(),
+      extraGbdts: firstMembers.slice(1).map((f) => f.model.toJSON()),
+      ranges: { overall, byBucket },
+      modelSupport: fitSupport,
+      coverage,
+      trainedRows: fit.length,
+      latestSaleAt: fit[fit.length - 1]!.soldAt.toISOString(),
+      typicalAttributes: typicalAttributes(fit),
+      holdout: holdoutFigures,
+    });
+    return { model, seconds: (performance.now() - started) / 1000 };
+  }
+
   // 2. refit on everything with a few more trees than the holdout fit needed (more data)
-  const trees = opts.fixedTrees ?? Math.max(1, Math.round(first.report.bestIteration * 1.1));
   const vocabulary = buildVocabulary(usable);
   const targetEncoding = fitTargetEncoding(usable);
-  const final = trainGbdt(ALL_SPECS, encode(usable, vocabulary, targetEncoding, usable), y(usable), { ...params, trees, earlyStoppingRounds: Infinity }, undefined, recencyWeights(usable, halfLife));
+  const usableX = encode(usable, vocabulary, targetEncoding, usable);
+  const usableWeights = recencyWeights(usable, halfLife);
+  const finals = firstMembers.map((first, k) => {
+    const trees = opts.fixedTrees ?? Math.max(1, Math.round(first.report.bestIteration * 1.1));
+    return trainGbdt(ALL_SPECS, usableX, y(usable), { ...memberParams(k), trees, earlyStoppingRounds: Infinity }, undefined, usableWeights).model;
+  });
   const model = new FairValueModel({
     format: 'fair-value-v1',
     vocabulary,
     targetEncoding,
-    gbdt: final.model.toJSON(),
+    gbdt: finals[0]!.toJSON(),
+    extraGbdts: finals.slice(1).map((m) => m.toJSON()),
     ranges: { overall, byBucket },
     modelSupport: countSupport(usable),
     coverage,
     trainedRows: usable.length,
     latestSaleAt: usable[usable.length - 1]!.soldAt.toISOString(),
     typicalAttributes: typicalAttributes(usable),
-    holdout: { rows: holdout.length, rmsle: Math.sqrt(se / holdout.length), trees: first.report.bestIteration },
+    holdout: holdoutFigures,
   });
   return { model, seconds: (performance.now() - started) / 1000 };
 }

@@ -370,12 +370,13 @@ function hasCode(set: CodeSet, v: number): boolean {
   return v >= 0 && v < set.length && set[v] === 1;
 }
 
-function evalTree(tree: Tree, sets: (CodeSet | null)[], known: (CodeSet | null)[], x: ArrayLike<number>): number {
+/** One tree on row i of a column-major matrix, without copying the row out (the training loop's hot path). */
+function evalTreeAt(tree: Tree, sets: (CodeSet | null)[], known: (CodeSet | null)[], columns: Float64Array[], i: number): number {
   const feature = tree.feature;
   let n = 0;
   while (feature[n] !== -1) {
     const f = feature[n]!;
-    const v = x[f]!;
+    const v = columns[f]![i]!;
     let left: boolean;
     const knownCodes = known[f];
     if (Number.isNaN(v) || (knownCodes && !hasCode(knownCodes, v))) left = tree.defaultLeft[n] === 1;
@@ -501,11 +502,6 @@ function mse(pred: Float64Array, y: Float64Array): number {
   return y.length ? s / y.length : 0;
 }
 
-function rowOf(m: FeatureMatrix, i: number, x: Float64Array): Float64Array {
-  for (let f = 0; f < m.columns.length; f++) x[f] = m.columns[f]![i]!;
-  return x;
-}
-
 /**
  * Fits boosted trees to `y` under squared loss. With `valid`, tracks its loss per tree and
  * keeps the trees up to the best iteration (early stopping).
@@ -561,7 +557,6 @@ export function trainGbdt(
   const knownCategories = bins.map((b) => (b.kind === 'categorical' ? b.binToCode.slice(1) : null));
   const knownSets = knownCategories.map((codes) => (codes ? toCodeSet(codes) : null));
   const validPred = valid ? new Float64Array(valid.y.length).fill(base) : undefined;
-  const xv = new Float64Array(features.length);
   let bestLoss = Infinity;
   let sinceBest = 0;
 
@@ -575,10 +570,10 @@ export function trainGbdt(
     const tree = growTree(trainer, Int32Array.from(sampled), grad, hess, featureSet);
     trees.push(tree);
     const sets = categorySets(tree);
-    for (let i = 0; i < n; i++) pred[i] = pred[i]! + evalTree(tree, sets, knownSets, rowOf(train, i, xv));
+    for (let i = 0; i < n; i++) pred[i] = pred[i]! + evalTreeAt(tree, sets, knownSets, train.columns, i);
     report.trainLoss.push(mse(pred, y));
     if (valid && validPred) {
-      for (let i = 0; i < valid.y.length; i++) validPred[i] = validPred[i]! + evalTree(tree, sets, knownSets, rowOf(valid.x, i, xv));
+      for (let i = 0; i < valid.y.length; i++) validPred[i] = validPred[i]! + evalTreeAt(tree, sets, knownSets, valid.x.columns, i);
       const loss = mse(validPred, valid.y);
       report.validLoss.push(loss);
       if (loss < bestLoss - 1e-12) {

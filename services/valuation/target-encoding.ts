@@ -32,9 +32,45 @@ const KEYS: Record<string, (r: ValuationInput) => string | null> = {
   },
 };
 
+const YEAR_MS = 365.25 * 24 * 3600 * 1000;
+const text = (v: unknown) => (v === null || v === undefined || v === '' ? '' : String(v).trim().toUpperCase());
+
+/**
+ * Later additions, placed after the count column so models stored before them keep their
+ * column positions (their tables lack these keys, so the columns read as missing).
+ */
+const LATER_KEYS: Record<string, (r: ValuationInput) => string | null> = {
+  // how a model holds its value: its sales grouped by age at sale (4-year steps)
+  te_model_age: (r) => {
+    const m = normaliseModel(r.model);
+    if (!m || r.year === null) return null;
+    const age = (r.soldAt.getTime() / YEAR_MS + 1970 - r.year) / 4;
+    return `${r.categoryId}|${m}|${Math.max(0, Math.floor(age))}`;
+  },
+  te_family_age: (r) => {
+    const m = normaliseModel(r.modelFamily);
+    if (!m || r.year === null) return null;
+    const age = (r.soldAt.getTime() / YEAR_MS + 1970 - r.year) / 4;
+    return `${r.categoryId}|${m}|${Math.max(0, Math.floor(age))}`;
+  },
+  // fiModelDesc's parts: the family with its secondary designation (e.g. 950 + F), and the size class
+  te_family_secondary: (r) => {
+    const m = normaliseModel(r.modelFamily);
+    const secondary = text(r.attributes.fiSecondaryDesc);
+    return m && secondary ? `${r.categoryId}|${m}|${secondary}` : null;
+  },
+  te_class: (r) => {
+    const c = text(r.attributes.fiProductClassDesc);
+    return c ? `${r.categoryId}|${c}` : null;
+  },
+};
+
+const ALL_KEYS = { ...KEYS, ...LATER_KEYS };
+
 export const TARGET_FEATURE_SPECS: FeatureSpec[] = [
   ...Object.keys(KEYS).map((name) => ({ name, kind: 'numeric' as const })),
   { name: 'te_model_count', kind: 'numeric' },
+  ...Object.keys(LATER_KEYS).map((name) => ({ name, kind: 'numeric' as const })),
 ];
 
 const FOLDS = 5;
@@ -55,7 +91,7 @@ export function fitTargetEncoding(rows: TrainingSale[], smoothing = 5): TargetEn
     const y = Math.log1p(r.price);
     total += y;
     addTo(categorySums, String(r.categoryId), y);
-    for (const [name, key] of Object.entries(KEYS)) {
+    for (const [name, key] of Object.entries(ALL_KEYS)) {
       const k = key(r);
       if (k) addTo((tables[name] ??= {}), k, y);
     }
@@ -69,8 +105,9 @@ export function fitTargetEncoding(rows: TrainingSale[], smoothing = 5): TargetEn
  * fitted), each row's own fold is left out of its statistics.
  */
 export function targetColumns(rows: ValuationInput[], te: TargetEncoding, outOfFold?: TrainingSale[]): Float64Array[] {
-  const names = Object.keys(KEYS);
-  const columns = [...names, 'count'].map(() => new Float64Array(rows.length));
+  const names = Object.keys(ALL_KEYS);
+  const columns = names.map(() => new Float64Array(rows.length));
+  const countColumn = new Float64Array(rows.length);
   // per-fold tables, subtracted from the totals for out-of-fold values
   let foldOf: Int32Array | undefined;
   let foldTables: Record<string, Table>[] | undefined;
@@ -81,7 +118,7 @@ export function targetColumns(rows: ValuationInput[], te: TargetEncoding, outOfF
     outOfFold.forEach((r, i) => {
       const y = Math.log1p(r.price);
       for (const name of names) {
-        const k = KEYS[name]!(r);
+        const k = ALL_KEYS[name]!(r);
         if (k) addTo((foldTables![foldOf![i]!]![name] ??= {}), k, y);
       }
     });
@@ -89,7 +126,7 @@ export function targetColumns(rows: ValuationInput[], te: TargetEncoding, outOfF
   rows.forEach((r, i) => {
     const prior = te.prior[String(r.categoryId)] ?? te.globalMean;
     names.forEach((name, c) => {
-      const k = KEYS[name]!(r);
+      const k = ALL_KEYS[name]!(r);
       let [sum, count] = (k && te.tables[name]?.[k]) || [0, 0];
       if (k && foldTables && foldOf) {
         const own = foldTables[foldOf[i]!]![name]?.[k];
@@ -99,8 +136,9 @@ export function targetColumns(rows: ValuationInput[], te: TargetEncoding, outOfF
         }
       }
       columns[c]![i] = count > 0 ? (sum + te.smoothing * prior) / (count + te.smoothing) : NaN;
-      if (c === 0) columns[names.length]![i] = count;
+      if (c === 0) countColumn[i] = count;
     });
   });
-  return columns;
+  const early = Object.keys(KEYS).length;
+  return [...columns.slice(0, early), countColumn, ...columns.slice(early)];
 }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { FairValueModel, trainFairValueModel } from '../../services/valuation/fair-value-model.js';
+import type { TrainingSale } from '../../services/valuation/features.js';
+import { mulberry32 } from '../../services/valuation/gbdt.js';
+import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns } from '../../services/valuation/target-encoding.js';
+
+// Synthetic history: three wheel-loader models whose price falls with age, each model at its own rate.
+const random = mulberry32(11);
+const MODELS = [
+  { model: '980G', family: '980', secondary: 'G', base: 150_000, rate: 0.06 },
+  { model: '950G', family: '950', secondary: 'G', base: 80_000, rate: 0.1 },
+  { model: '950H', family: '950', secondary: 'H', base: 100_000, rate: 0.1 },
+];
+const sales: TrainingSale[] = Array.from({ length: 500 }, (_, i) => {
+  const m = MODELS[i % MODELS.length]!;
+  const year = 1996 + Math.floor(random() * 14);
+  const soldAt = new Date(Date.UTC(2006 + Math.floor(random() * 5), Math.floor(random() * 12), 1));
+  const age = soldAt.getUTCFullYear() - year;
+  return {
+    categoryId: 3, make: null, model: m.model, modelFamily: m.family, year, hours: 1000 + age * 800,
+    condition: null, state: 'TX', saleChannel: 'auction', soldAt,
+    price: Math.round(m.base * Math.exp(-m.rate * age) * (0.85 + random() * 0.3)),
+    attributes: { fiSecondaryDesc: m.secondary, fiProductClassDesc: 'Wheel Loader - 150.0 to 175.0 Horsepower' },
+  };
+});
+const params = { trees: 120, learningRate: 0.1 };
+
+describe('fair-value ensemble', () => {
+  const { model } = trainFairValueModel(sales, { params, members: 3 });
+  const probe = sales.slice(0, 40);
+
+  it('averages its members, each trained on its own seed', () => {
+    expect(model.data.extraGbdts).toHaveLength(2);
+    const seeds = [model.data.gbdt, ...model.data.extraGbdts!].map((g) => g.params.seed);
+    expect(new Set(seeds).size).toBe(3);
+    const single = trainFairValueModel(sales, { params, members: 1 }).model;
+    expect(single.data.extraGbdts ?? []).toHaveLength(0);
+    // the ensemble's fair value is the mean of its members' log prices
+    const members = [model.data.gbdt, ...model.data.extraGbdts!].map((g) => new FairValueModel({ ...model.data, gbdt: g, extraGbdts: [] }));
+    const ensemble = model.valueAll(probe);
+    const perMember = members.map((m) => m.valueAll(probe));
+    ensemble.forEach((v, i) => {
+      const mean = perMember.reduce((s, p) => s + p[i]!.logPrice, 0) / members.length;
+      expect(v.logPrice).toBeCloseTo(mean, 12);
+    });
+    // members differ (else averaging would buy nothing)
+    expect(perMember[0]![0]!.logPrice).not.toBe(perMember[1]![0]!.logPrice);
+  });
+
+  it('serialises and deserialises to identical predictions', () => {
+    const restored = FairValueModel.fromJSON(JSON.parse(JSON.stringify(model.toJSON())));
+    expect(restored.treeCount).toBe(model.treeCount);
+    const before = model.valueAll(probe);
+    const after = restored.valueAll(probe);
+    after.forEach((v, i) => expect(v).toEqual(before[i]));
+  });
+
+  it('learns: values the dearer model above the cheaper one at the same age', () => {
+    const at = (m: (typeof MODELS)[number]) => model.value({ ...sales[0]!, model: m.model, modelFamily: m.family, year: 2004, hours: 3000, attributes: { fiSecondaryDesc: m.secondary } }).fairValue;
+    expect(at(MODELS[0]!)).toBeGreaterThan(at(MODELS[2]!));
+    expect(at(MODELS[2]!)).toBeGreaterThan(at(MODELS[1]!));
+  });
+
+  it('a model stored before the later target encodings still predicts: their columns read as missing', () => {
+    const te = fitTargetEncoding(sales);
+    const names = TARGET_FEATURE_SPECS.map((s) => s.name);
+    // the columns a model stored earlier knew keep their positions
+    expect(names.slice(0, 4)).toEqual(['te_model', 'te_family', 'te_model_id', 'te_model_count']);
+    const later = names.slice(4);
+    expect(later).toContain('te_model_age');
+    const older = { ...te, tables: Object.fromEntries(Object.entries(te.tables).filter(([name]) => !later.includes(name))) };
+    const columns = targetColumns(probe, older);
+    for (let c = 4; c < names.length; c++) expect(columns[c]!.every((v) => Number.isNaN(v))).toBe(true);
+    expect(columns[0]!.some((v) => Number.isNaN(v))).toBe(false);
+    // with the tables present, the age-bucketed model encoding separates young from old machines
+    const [young, old] = [2009, 1997].map((year) => targetColumns([{ ...sales[1]!, year, soldAt: new Date('2010-06-01T00:00:00Z') }], te)[names.indexOf('te_model_age')]![0]!);
+    expect(young).toBeGreaterThan(old!);
+  });
+
+});
