@@ -43,6 +43,7 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'Bulldozer-Sunset-42';
 const NEW_PASSWORD = 'Excavator-Moonrise-77';
 const DESKTOP = { width: 1366, height: 900 };
+const MOBILE = { width: 390, height: 844 };
 const SALES = path.resolve(process.env.SHARED_DIR ?? '../shared', 'data/bulldozers/Train_first10931rows.csv.gz');
 
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[]; failureSummary?: string }> };
@@ -55,26 +56,34 @@ let site: DemoSite;
 const email = `part2-${Date.now()}@example.com`;
 const scanned: Record<string, string[]> = {};
 
-/** Screenshot and axe scan of the current screen in both themes (the system setting drives 'system'). */
+/**
+ * Screenshot and axe scan of the current screen in both themes (the system setting drives
+ * 'system'), at desktop and at phone width (where the top navigation collapses into its menu).
+ */
 async function screen(page: Page, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForFunction((dark) => document.documentElement.classList.contains('dark') === dark, scheme === 'dark');
-    await page.waitForLoadState('networkidle').catch(() => {});
-    // Let transitions settle so contrast is measured on final colours.
-    await page.waitForTimeout(600);
-    await page.screenshot({ path: screenshotPath(`web-part2-${name}-${scheme}`), fullPage: true });
-    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
-      // axe's default rule set (WCAG 2.x A/AA and best practices), every element included.
-      const result = await axe.run(document, {});
-      return result.violations;
-    })) as AxeViolation[];
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    scanned[`${name}-${scheme}`] = serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-    expect(scanned[`${name}-${scheme}`], `${name} in the ${scheme} theme`).toEqual([]);
+    for (const [width, viewport] of [['', DESKTOP], ['-mobile', MOBILE]] as const) {
+      await page.setViewportSize(viewport);
+      await page.waitForLoadState('networkidle').catch(() => {});
+      // Let transitions settle so contrast is measured on final colours.
+      await page.waitForTimeout(600);
+      await page.screenshot({ path: screenshotPath(`web-part2-${name}-${scheme}${width}`), fullPage: true });
+      if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+      const violations = (await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
+        // axe's default rule set (WCAG 2.x A/AA and best practices), every element included.
+        const result = await axe.run(document, {});
+        return result.violations;
+      })) as AxeViolation[];
+      const key = `${name}-${scheme}${width}`;
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      scanned[key] = serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+      expect(scanned[key], `${name} in the ${scheme} theme at ${viewport.width} px`).toEqual([]);
+    }
   }
+  await page.setViewportSize(DESKTOP);
   await page.emulateMedia({ colorScheme: 'light' });
 }
 

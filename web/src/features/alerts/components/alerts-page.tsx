@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell, Plus, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Badge } from '../../../components/ui/badge.js';
@@ -38,6 +38,20 @@ function ActiveSwitch({ alert, onToggle, busy }: { alert: Alert; onToggle: () =>
       </button>
       <span className="text-sm text-slate-800">{alert.is_active ? 'Active' : 'Inactive'}</span>
     </div>
+  );
+}
+
+const ALERT_COLUMNS = ['Equipment Type', 'Price Range', 'Location', 'Condition', 'Delivery', 'Status', 'Actions'];
+
+/** A table cell; on narrow screens it shows its column's name above the value (hidden from AT: the header cell names it). */
+function Cell({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <td role="cell" className="text-slate-800 md:px-3 md:py-3">
+      <span aria-hidden className="block text-xs font-medium text-slate-600 md:hidden">
+        {label}
+      </span>
+      {children}
+    </td>
   );
 }
 
@@ -143,49 +157,54 @@ export function AlertsPage() {
               <p className="mt-1 text-sm text-slate-700">Create your first alert to get notified about great deals</p>
             </div>
           ) : (
-            <div className="overflow-x-auto">
-              <table className="w-full min-w-[720px] text-left text-sm">
-                <thead>
-                  <tr className="border-b border-slate-200 text-slate-700">
-                    {['Equipment Type', 'Price Range', 'Location', 'Condition', 'Delivery', 'Status', 'Actions'].map((h) => (
-                      <th key={h} scope="col" className="px-3 py-2 font-medium">
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((alert) => (
-                    <tr key={alert.id} className="border-b border-slate-100 last:border-0">
-                      <th scope="row" className="px-3 py-3 font-medium text-slate-900">
-                        {alert.equipment_type}
-                      </th>
-                      <td className="px-3 py-3 text-slate-800">{priceRangeText(alert.price_min, alert.price_max)}</td>
-                      <td className="px-3 py-3 text-slate-800">{locationText(alert.state)}</td>
-                      <td className="px-3 py-3 text-slate-800">{conditionText(alert.condition)}</td>
-                      <td className="px-3 py-3">
-                        <Badge tone="outline">{deliveryText(alert.delivery_method)}</Badge>
-                      </td>
-                      <td className="px-3 py-3">
-                        <ActiveSwitch alert={alert} busy={toggle.isPending && toggle.variables?.id === alert.id} onToggle={() => toggle.mutate(alert)} />
-                      </td>
-                      <td className="px-3 py-3">
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          aria-label={`Delete alert for ${alert.equipment_type}`}
-                          disabled={remove.isPending && remove.variables?.id === alert.id}
-                          onClick={() => remove.mutate(alert)}
-                          className="text-red-700 hover:bg-red-50"
-                        >
-                          <Trash2 className="h-4 w-4" aria-hidden />
-                        </Button>
-                      </td>
-                    </tr>
+            // Below the md breakpoint each row becomes a labelled block, so the switch and the
+            // delete button stay on screen on a phone instead of behind a horizontal scroll. The
+            // explicit roles keep the table's semantics when CSS changes its display.
+            <table role="table" className="w-full text-left text-sm">
+              <thead role="rowgroup" className="sr-only md:not-sr-only md:table-header-group">
+                <tr role="row" className="border-b border-slate-200 text-slate-700">
+                  {ALERT_COLUMNS.map((h) => (
+                    <th key={h} role="columnheader" scope="col" className="px-3 py-2 font-medium">
+                      {h}
+                    </th>
                   ))}
-                </tbody>
-              </table>
-            </div>
+                </tr>
+              </thead>
+              <tbody role="rowgroup" className="block space-y-3 md:table-row-group md:space-y-0">
+                {items.map((alert) => (
+                  <tr
+                    key={alert.id}
+                    role="row"
+                    className="grid grid-cols-2 gap-x-4 gap-y-2 rounded-lg border border-slate-200 p-3 md:table-row md:rounded-none md:border-0 md:border-b md:border-slate-100 md:p-0 md:last:border-0"
+                  >
+                    <th role="rowheader" scope="row" className="col-span-2 font-medium text-slate-900 md:px-3 md:py-3">
+                      {alert.equipment_type}
+                    </th>
+                    <Cell label="Price Range">{priceRangeText(alert.price_min, alert.price_max)}</Cell>
+                    <Cell label="Location">{locationText(alert.state)}</Cell>
+                    <Cell label="Condition">{conditionText(alert.condition)}</Cell>
+                    <Cell label="Delivery">
+                      <Badge tone="outline">{deliveryText(alert.delivery_method)}</Badge>
+                    </Cell>
+                    <Cell label="Status">
+                      <ActiveSwitch alert={alert} busy={toggle.isPending && toggle.variables?.id === alert.id} onToggle={() => toggle.mutate(alert)} />
+                    </Cell>
+                    <Cell label="Actions">
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        aria-label={`Delete alert for ${alert.equipment_type}`}
+                        disabled={remove.isPending && remove.variables?.id === alert.id}
+                        onClick={() => remove.mutate(alert)}
+                        className="text-red-700 hover:bg-red-50"
+                      >
+                        <Trash2 className="h-4 w-4" aria-hidden />
+                      </Button>
+                    </Cell>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           )}
         </CardContent>
       </Card>
