@@ -1,6 +1,7 @@
 import type { AppContext } from '../shared/context.js';
 import { ALERT_SCHEDULES } from '../matcher/digest-schedule.js';
 import { CRAWL_SCHEDULES } from '../crawler/crawl-schedules.js';
+import { SCORE_SCHEDULES } from '../scorer/score-schedules.js';
 
 /**
  * A cron schedule. Its tick only enqueues work, with job ids derived from `slot` (the tick's
@@ -17,6 +18,7 @@ export type Schedule = {
 export const SCHEDULES: Schedule[] = [
   ...ALERT_SCHEDULES,
   ...CRAWL_SCHEDULES,
+  ...SCORE_SCHEDULES,
   {
     // retrain the fair-value model on all sales history; the training job then rescores every listing
     name: 'model-train',

@@ -91,6 +91,8 @@ const envSchema = z
     CRAWL_ENDING_SOON_SCHEDULE: z.string().default('*/15 * * * *'),
     /** When the fair-value model is retrained on all sales history (then every listing is rescored). */
     MODEL_TRAIN_SCHEDULE: z.string().default('30 3 * * *'),
+    /** When open auctions priced under fair value are rescored as their time left shrinks. */
+    SCORE_TIME_LEFT_SCHEDULE: z.string().default('*/15 * * * *'),
     VALUATION_BOOTSTRAP: bool.optional(),
     CRAWL_ALLOW_ONLY_LOOPBACK: bool.optional(),
     CRAWL_USER_AGENT_CONTACT: z.string().default('https://github.com/deal-radar/deal-radar'),

@@ -67,3 +67,26 @@ export async function listListingIdsToScore(db: DbOrTx, afterId: number, limit: 
     .limit(limit);
   return rows.map((r) => r.id);
 }
+
+/**
+ * Open auctions whose score has gone stale with the clock: priced under their fair value (where
+ * time left tempers the score) and with their time left shrunk by more than a fifth since they
+ * were scored. So a 10-day lot is looked at again after two days, a lot ending in an hour after
+ * twelve minutes: about 30 rescores over a lot's life, whatever its length.
+ */
+export async function listAuctionIdsDueForTimeRescore(db: DbOrTx, now: Date, afterId: number, limit: number): Promise<number[]> {
+  const at = now.toISOString();
+  const rows = (await db.execute(sql`
+    SELECT id FROM listings
+    WHERE id > ${afterId}
+      AND status = 'open'
+      AND auction_end_at > ${at}::timestamptz
+      AND scored_at IS NOT NULL
+      AND fair_value IS NOT NULL
+      AND price_usd < fair_value
+      AND (auction_end_at - ${at}::timestamptz) < 0.8 * (auction_end_at - scored_at)
+    ORDER BY id
+    LIMIT ${limit}
+  `)) as unknown as Array<{ id: number }>;
+  return rows.map((r) => r.id);
+}
