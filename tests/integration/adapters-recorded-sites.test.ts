@@ -63,9 +63,12 @@ describe('GovDeals over HTTP', () => {
     expect(site!.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /search/list', 'POST /assets/5282/3780/false']);
     expect(JSON.parse(site!.requests[0]!.body)).toMatchObject({ page: 1, displayRows: 24 });
     expect(site!.requests[0]!.headers['content-type']).toBe('application/json');
-    expect(crawl.listings).toHaveLength(11);
+    // The search's 10 lots, and the asset as a partial update (it carries no bid or price).
+    expect(crawl.listings).toHaveLength(10);
     for (const l of crawl.listings) expectWholeListing(l);
-    expect(crawl.listings.find((l) => l.externalId === '5282-3780')?.city).toBe('Pittsburgh');
+    expect(crawl.updates).toHaveLength(1);
+    expect(crawl.updates[0]).toMatchObject({ externalId: '5282-3780', city: 'Pittsburgh' });
+    expect(crawl.updates[0]).not.toHaveProperty('currentBid');
   });
 });
 
@@ -88,7 +91,7 @@ describe('Municibid over HTTP', () => {
     const crawl = await crawlThroughFetcher(municibidAdapter, config, { startSteps: [...municibidAdapter.start(env), ...recheck] });
     expect(site!.requests.map((r) => r.path)).toEqual(['/Search/Results', '/Listing/Details/84516049', '/Listing/Details/82394410']);
     expect(crawl.steps.map((s) => s.found)).toEqual([34, 1, 1]);
-    const sold = crawl.listings.find((l) => l.externalId === '82394410');
+    const sold = crawl.updates.find((l) => l.externalId === '82394410');
     expect(sold).toMatchObject({ status: 'sold', soldPrice: 21, bidCount: 8 });
   });
 });
@@ -107,6 +110,17 @@ describe('West Auctions over HTTP', () => {
     ]);
     expect(crawl.listings.map((l) => l.externalId).sort()).toEqual(['4421-586931', '4569-605582', '4569-605806', '4657-609240', '4657-609600']);
     for (const l of crawl.listings) expect(l.url).toMatch(/^https:\/\/www\.westauction\.com\/auction\/[a-z0-9-]+-\d{4}\/bidgallery\/$/);
+    // Then each lot's gallery, fetched with a GET, as a partial update with every image.
+    const imageCalls = site!.requests.filter((r) => r.path.endsWith('/images'));
+    expect(imageCalls.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'GET /api/auctions/4421/items/586931/images',
+      'GET /api/auctions/4569/items/605582/images',
+      'GET /api/auctions/4569/items/605806/images',
+      'GET /api/auctions/4657/items/609240/images',
+      'GET /api/auctions/4657/items/609600/images',
+    ]);
+    // 107 images for the Bobcat excavator (SOURCE.md's count).
+    expect(crawl.updates.find((u) => u.externalId === '4421-586931')?.images).toHaveLength(107);
   });
 });
 
@@ -158,15 +172,24 @@ describe('Public Surplus over HTTP', () => {
 });
 
 describe('BidSpotter over HTTP', () => {
-  it('reads a search page and asks for the next page', async () => {
+  it('reads a search page, POSTs its lots for their bids in one batch, and asks for the next page', async () => {
     const config = await serve('bidspotter', 'bidspotter');
     const [first] = bidSpotterAdapter.start(adapterEnv(bidSpotterAdapter, config));
     const crawl = await crawlThroughFetcher(bidSpotterAdapter, config, { startSteps: [first!] });
-    expect(site!.requests.map((r) => [r.query.get('searchTerm'), r.query.get('page')])).toEqual([
-      ['excavator', '1'],
-      ['excavator', '2'],
+    expect(site!.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([
+      'GET /en-us/search-results?searchTerm=excavator&page=1',
+      'POST /en-us/lot/reload-timed-bid-info?v=1.3.0.1&c=lotsearch',
+      'GET /en-us/search-results?searchTerm=excavator&page=2',
     ]);
-    expect(crawl.steps.map((s) => s.status)).toEqual([200, 404]);
+    const ids = crawl.listings.map((l) => l.externalId);
+    expect(site!.requests[1]!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(site!.requests[1]!.body)).toEqual(ids.map((LotId) => ({ LotId, BidderHasBids: false })));
+    expect(crawl.steps.map((s) => s.status)).toEqual([200, 200, 404]);
     expect(crawl.listings).toHaveLength(3);
+    expect(crawl.updates.map((u) => [u.externalId, u.currentBid, u.bidCount])).toEqual([
+      [ids[0], 50, 1],
+      [ids[1], 301, 3],
+      [ids[2], 762, 2],
+    ]);
   });
 });

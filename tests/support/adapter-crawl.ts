@@ -7,11 +7,13 @@
 import { adapterEnv, adapterHosts, ParseError, type CrawlStep, type SourceAdapter } from '../../services/crawler/adapter.js';
 import { detectBlock } from '../../services/crawler/fetchers/block-detection.js';
 import { httpFetch, userAgent } from '../../services/crawler/fetchers/http-fetcher.js';
-import type { ScrapedListing } from '../../services/crawler/normalize/listing.js';
+import type { LotPatch, ScrapedListing } from '../../services/crawler/normalize/listing.js';
 import type { Config } from '../../services/shared/config.js';
 
 export type CrawlOutcome = {
   listings: ScrapedListing[];
+  /** Partial updates (bid info, galleries, listing-page re-checks), in the order they came. */
+  updates: LotPatch[];
   steps: { step: CrawlStep; status: number | null; outcome: 'routed' | 'http-error' | 'parse-error' | 'blocked'; message?: string; found: number }[];
 };
 
@@ -26,7 +28,7 @@ export async function crawlThroughFetcher(adapter: SourceAdapter, config: Config
   };
   const queue = [...(opts.startSteps ?? adapter.start(env))];
   const seen = new Set<string>();
-  const outcome: CrawlOutcome = { listings: [], steps: [] };
+  const outcome: CrawlOutcome = { listings: [], updates: [], steps: [] };
   while (queue.length > 0 && outcome.steps.length < (opts.maxSteps ?? 50)) {
     const step = queue.shift()!;
     const key = `${step.label}|${step.url}|${step.page ?? ''}|${step.externalId ?? ''}`;
@@ -45,8 +47,9 @@ export async function crawlThroughFetcher(adapter: SourceAdapter, config: Config
     try {
       const routed = adapter.router.route({ step, url: response.url, status: response.status, contentType: response.contentType, body: response.body, fetchedAt: new Date() }, env);
       outcome.listings.push(...routed.listings);
+      outcome.updates.push(...(routed.updates ?? []));
       queue.push(...routed.next);
-      outcome.steps.push({ step, status: response.status, outcome: 'routed', found: routed.listings.length });
+      outcome.steps.push({ step, status: response.status, outcome: 'routed', found: routed.listings.length + (routed.updates?.length ?? 0) });
     } catch (err) {
       if (!(err instanceof ParseError)) throw err;
       outcome.steps.push({ step, status: response.status, outcome: 'parse-error', message: err.message, found: 0 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ScrapedListing } from '../../services/crawler/normalize/listing.js';
 import { adapterEnv, ParseError } from '../../services/crawler/adapter.js';
 import { govDealsAdapter, parseGovDealsAsset, parseGovDealsSearch } from '../../services/crawler/adapters/govdeals.js';
 import { expectWholeListing, fetchedPage, readRecorded, testConfig } from '../support/recorded-sites.js';
@@ -77,8 +78,8 @@ describe('GovDeals adapter on the recorded asset detail', () => {
   const body = JSON.stringify((JSON.parse(readRecorded('govdeals', DETAIL)) as { detail: unknown }).detail);
 
   it('reads the closed lot field by field, its Eastern end time in UTC, and no price (the endpoint has none)', () => {
-    const [l] = parseGovDealsAsset(fetchedPage(body, 'https://maestro.lqdt1.com/assets/5282/3780/false', 'detail', {}, '2026-09-29T12:00:00Z')).listings;
-    expectWholeListing(l!);
+    const [l] = parseGovDealsAsset(fetchedPage(body, 'https://maestro.lqdt1.com/assets/5282/3780/false', 'detail', {}, '2026-09-29T12:00:00Z')).updates!;
+    expectWholeListing(l as ScrapedListing);
     expect(l!.externalId).toBe('5282-3780');
     expect(l!.title).toBe('Lot of Approx. 150 Stacking Chairs');
     expect(l!.url).toBe('https://www.govdeals.com/asset/5282/3780');
@@ -96,6 +97,7 @@ describe('GovDeals adapter on the recorded asset detail', () => {
     expect(l!.description).toContain('Lot of Approx. 150 Stacking Chairs');
     expect(l!.currentBid).toBeUndefined();
     expect(l!.soldPrice).toBeUndefined();
+    expect(l).not.toHaveProperty('bidCount');
     expect(l!.hours).toBeNull();
   });
 

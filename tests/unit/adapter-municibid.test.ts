@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ScrapedListing } from '../../services/crawler/normalize/listing.js';
 import { adapterEnv, adapterHosts, ParseError } from '../../services/crawler/adapter.js';
 import { municibidAdapter, parseMunicibidListing, parseMunicibidSearch } from '../../services/crawler/adapters/municibid.js';
 import { expectWholeListing, fetchedPage, readRecorded } from '../support/recorded-sites.js';
@@ -55,21 +56,23 @@ describe('Municibid adapter on the recorded search results', () => {
 });
 
 describe('Municibid adapter on the recorded listing pages', () => {
-  it('reads the active listing: current bid, bid count, Eastern end time in UTC', () => {
-    const [l] = parseMunicibidListing(fetchedPage(readRecorded('municibid', ACTIVE), 'https://municibid.com/Listing/Details/84516049', 'detail')).listings;
-    expectWholeListing(l!);
+  it('reads the active listing as a partial update: current bid, bid count, Eastern end time in UTC, no location', () => {
+    const [l] = parseMunicibidListing(fetchedPage(readRecorded('municibid', ACTIVE), 'https://municibid.com/Listing/Details/84516049', 'detail')).updates!;
+    expectWholeListing(l as ScrapedListing);
     expect(l!.externalId).toBe('84516049');
     expect(l!.title).toBe('Banquet Chairs');
     expect(l!.currentBid).toBe(25);
     expect(l!.bidCount).toBe(1);
     expect(l!.status).toBe('open');
+    // A listing page has no location or image: a partial update leaves the search page's alone.
+    for (const key of ['city', 'state', 'images', 'country']) expect(l).not.toHaveProperty(key);
     // 08/04/2026 08:27:00 Eastern = the search JSON's 2026-08-04T12:27:00.
     expect(l!.endsAt).toEqual(new Date('2026-08-04T12:27:00Z'));
   });
 
   it('reads the closed listing as sold with its final bid', () => {
-    const [l] = parseMunicibidListing(fetchedPage(readRecorded('municibid', CLOSED), 'https://municibid.com/Listing/Details/82394410', 'detail')).listings;
-    expectWholeListing(l!);
+    const [l] = parseMunicibidListing(fetchedPage(readRecorded('municibid', CLOSED), 'https://municibid.com/Listing/Details/82394410', 'detail')).updates!;
+    expectWholeListing(l as ScrapedListing);
     expect(l!.externalId).toBe('82394410');
     expect(l!.title).toBe('Miscellaneous Chairs');
     expect(l!.status).toBe('sold');

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { adapterEnv, ParseError } from '../../services/crawler/adapter.js';
 import { zonedTimeToUtc } from '../../services/crawler/adapters/adapter-support.js';
-import { parseWestAuctions, parseWestItems, westAuctionAdapter } from '../../services/crawler/adapters/westauction.js';
+import { parseWestAuctions, parseWestImages, parseWestItems, westAuctionAdapter } from '../../services/crawler/adapters/westauction.js';
 import { allRecordedFiles, expectWholeListing, fetchedPage, readRecorded, testConfig } from '../support/recorded-sites.js';
 
 const ITEMS_URL = (auction: string) => `https://www.westauction.com/api/auctions/${auction}/items`;
 const lotFiles = allRecordedFiles().filter((f) => f.site === 'westauction' && /^\d+_lot_\d+\.json$/.test(f.file));
+const env = adapterEnv(westAuctionAdapter, testConfig());
 
 type Lot = Record<string, unknown> & { collectedAt: string; end_time_display: string };
 
@@ -19,7 +20,7 @@ function lotPage(file: string, slug?: string) {
 
 function listingOf(file: string, slug?: string) {
   const { page } = lotPage(file, slug);
-  const { listings } = parseWestItems(page);
+  const { listings } = parseWestItems(page, env);
   expect(listings).toHaveLength(1);
   return listings[0]!;
 }
@@ -59,7 +60,33 @@ describe('West Auctions adapter on the 40 recorded lots', () => {
     expect(l.city).toBe('Woodland');
     expect(l.state).toBe('CA');
     expect(l.endsAt).toEqual(new Date('2025-03-26T17:37:15Z'));
-    expect(l.images).toEqual(['https://d278yjzsv5tla9.cloudfront.net/auctionimages/4404/cp1741632031x580120/app/10-1333-f6ff03fa-b47d-46fb-a956-a0de9e803ba4/wA0181-31_t.jpg']);
+    // The lot record has only a thumbnail: the gallery comes from the images call the page queues.
+    expect(l.images).toBeUndefined();
+  });
+
+  it('queues one gallery call per lot of an items page (GET, on the configured base URL)', () => {
+    const { page } = lotPage('4404_lot_580120.json');
+    const { next } = parseWestItems(page, env);
+    expect(next).toEqual([{ label: 'update', url: 'https://www.westauction.com/api/auctions/4404/items/580120/images', externalId: '4404-580120' }]);
+    expect(westAuctionAdapter.request!(next[0]!, env)).toEqual({ url: next[0]!.url, headers: { accept: 'application/json' } });
+  });
+
+  it.each(lotFiles.map((f) => f.file.replace('.json', '_images.json')))('%s: the whole gallery, full size, in order', (file) => {
+    const recorded = JSON.parse(readRecorded('westauction', file)) as { data: { image_url: string }[]; lotId: string; auctionId: string };
+    const url = `https://www.westauction.com/api/auctions/${recorded.auctionId}/items/${recorded.lotId}/images`;
+    const { listings, updates } = parseWestImages(fetchedPage(readRecorded('westauction', file), url, 'update', { externalId: `${recorded.auctionId}-${recorded.lotId}` }));
+    expect(listings).toEqual([]);
+    expect(updates).toEqual([{ externalId: `${recorded.auctionId}-${recorded.lotId}`, images: recorded.data.map((d) => d.image_url) }]);
+  });
+
+  it('reads the AGT excavator gallery: 32 images, the first the lot record\'s thumbnail at full size', () => {
+    const url = 'https://www.westauction.com/api/auctions/4404/items/580120/images';
+    const { updates } = parseWestImages(fetchedPage(readRecorded('westauction', '4404_lot_580120_images.json'), url, 'update'));
+    const images = updates![0]!.images!;
+    expect(images).toHaveLength(32);
+    expect(images[0]).toBe('https://d278yjzsv5tla9.cloudfront.net/auctionimages/4404/cp1741632031x580120/app/10-1333-f6ff03fa-b47d-46fb-a956-a0de9e803ba4/wA0181-31.jpg');
+    expect(() => parseWestImages(fetchedPage('<html>502</html>', url, 'update'))).toThrow(ParseError);
+    expect(() => parseWestImages(fetchedPage(readRecorded('westauction', '4404_lot_580120_images.json'), ITEMS_URL('4404'), 'update'))).toThrow(ParseError);
   });
 
   it('reads the upcoming John Deere tractor: hours from the meter, no bids, open', () => {
@@ -127,9 +154,8 @@ describe('West Auctions adapter on the 40 recorded lots', () => {
   });
 
   it('fails other shapes with a ParseError and POSTs forms', () => {
-    expect(() => parseWestItems(fetchedPage('{"result":"success"}', ITEMS_URL('1')))).toThrow(ParseError);
-    expect(() => parseWestItems(fetchedPage(readRecorded('westauction', '4121_lot_598370_images.json'), ITEMS_URL('4121')))).toThrow(ParseError);
-    const env = adapterEnv(westAuctionAdapter, testConfig());
+    expect(() => parseWestItems(fetchedPage('{"result":"success"}', ITEMS_URL('1')), env)).toThrow(ParseError);
+    expect(() => parseWestItems(fetchedPage(readRecorded('westauction', '4121_lot_598370_images.json'), ITEMS_URL('4121')), env)).toThrow(ParseError);
     const [current, past] = westAuctionAdapter.start(env);
     expect(westAuctionAdapter.request!(current!, env)).toMatchObject({ method: 'POST', body: 'page=1&past_sales=0&meta_also=0' });
     expect(westAuctionAdapter.request!(past!, env).body).toBe('page=1&past_sales=1&meta_also=0');

@@ -48,7 +48,14 @@ const CASES: Case[] = [
       { label: 'detail', url: 'https://www.publicsurplus.com/sms/auction/view?auc=4053470' },
     ],
   },
-  { adapter: bidSpotterAdapter, site: 'bidspotter', routes: [{ label: 'list', url: 'https://www.bidspotter.com/en-us/search-results?searchTerm=chairs&page=1' }] },
+  {
+    adapter: bidSpotterAdapter,
+    site: 'bidspotter',
+    routes: [
+      { label: 'list', url: 'https://www.bidspotter.com/en-us/search-results?searchTerm=chairs&page=1' },
+      { label: 'update', url: 'https://www.bidspotter.com/en-us/lot/reload-timed-bid-info?v=1.3.0.1&c=lotsearch' },
+    ],
+  },
   {
     adapter: rbAuctionAdapter,
     site: 'rbauction',
@@ -71,6 +78,7 @@ const CASES: Case[] = [
     routes: [
       { label: 'list', url: 'https://www.westauction.com/api/auctions' },
       { label: 'list', url: 'https://www.westauction.com/api/auctions/4569/items' },
+      { label: 'update', url: 'https://www.westauction.com/api/auctions/4404/items/580120/images' },
     ],
   },
 ];
@@ -79,14 +87,16 @@ const config = testConfig();
 const files = allRecordedFiles(config);
 const bodies = new Map(files.map((f) => [`${f.site}/${f.file}`, readRecorded(f.site, f.file, config)]));
 
-/** Runs one handler; returns 'parse-error' or the number of (whole) listings. Any other throw fails the test. */
+/** Runs one handler; returns 'parse-error' or the number of (whole) listings and (well-typed) updates. Any other throw fails the test. */
 function survive(adapter: SourceAdapter, label: CrawlLabel, url: string, body: string): 'parse-error' | number {
   const env = adapterEnv(adapter, config);
   try {
-    const { listings, next } = adapter.router.route(fetchedPage(body, url, label, { page: 1 }), env);
+    const { listings, updates = [], next } = adapter.router.route(fetchedPage(body, url, label, { page: 1 }), env);
     for (const l of listings) expectWholeListing(l);
+    // An update is partial by design, but what it carries is typed: checked as a lot with a stand-in title and URL.
+    for (const u of updates) expectWholeListing({ ...u, title: u.title ?? 'stand-in', url: u.url ?? 'https://stand-in.example/' });
     for (const step of next) expect(step.url).toMatch(/^https?:\/\//);
-    return listings.length;
+    return listings.length + updates.length;
   } catch (err) {
     if (err instanceof ParseError) return 'parse-error';
     throw new Error(`${adapter.name} ${label} ${url} crashed: ${String(err)}`);

@@ -4,13 +4,15 @@
  * count, location, UTC end time, photo) and `POST /assets/{assetId}/{accountId}/false` (one
  * asset: description, photos, attributes — no bid or price, and an end time in Eastern time
  * without an offset). Public lot page: `https://www.govdeals.com/asset/{assetId}/{accountId}`.
+ * The asset answer is a partial update of the lot the search stored: it carries no bid, bid count
+ * or price, so a re-check keeps the search's.
  *
  * Disabled by default: that back end is the site's private API, keyed for its own front end;
  * no public API or published permission for automated use was found (see README "Sources").
  */
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type HttpRequest, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { ScrapedListing } from '../normalize/listing.js';
+import type { LotPatch, ScrapedListing } from '../normalize/listing.js';
 import { isObject, isoInstant, isoLocalToUtc, num, parseJsonBody, sourceBaseUrl, str, type JsonObject } from './adapter-support.js';
 
 export const GOVDEALS_DEFAULT_BASE_URL = 'https://maestro.lqdt1.com';
@@ -77,7 +79,7 @@ export function parseGovDealsSearch(page: FetchedPage): RouteResult {
   return { listings, next };
 }
 
-/** One asset's detail → a listing (no bid or price: the endpoint carries none). */
+/** One asset's detail → a partial update of its lot (no bid or price: the endpoint carries none). */
 export function parseGovDealsAsset(page: FetchedPage): RouteResult {
   const data = parseJsonBody(page.body, 'GovDeals asset');
   if (!isObject(data)) throw new ParseError('GovDeals asset: not an object');
@@ -93,7 +95,7 @@ export function parseGovDealsAsset(page: FetchedPage): RouteResult {
         .flatMap((g) => (Array.isArray(g.assetAttributes) ? g.assetAttributes.filter(isObject) : []))
         .find((a) => str(a.label)?.toLowerCase() === 'condition')
     : undefined;
-  const listing: ScrapedListing = {
+  const update: LotPatch = {
     externalId: `${assetId}-${accountId}`,
     title,
     url: lotUrl(assetId, accountId),
@@ -113,7 +115,7 @@ export function parseGovDealsAsset(page: FetchedPage): RouteResult {
     images: photos.map((p) => (p.startsWith('/') ? `${PHOTO_HOST}${p}` : p)),
     raw: data,
   };
-  return { listings: [listing], next: [] };
+  return { listings: [], updates: [update], next: [] };
 }
 
 function searchBody(page: number): string {

@@ -5,11 +5,14 @@
  * the bid count and the end time as Eastern wall-clock time (`data-initial-dttm`,
  * "MM/DD/YYYY HH:MM:SS"; checked on the recorded pair: 08/04/2026 08:27 on the page is
  * 2026-08-04T12:27 in the search JSON).
+ *
+ * A listing page has no location and no image: it is a partial update of the lot the search page
+ * stored (an ending-soon re-check), so it never blanks the search page's city, state or thumbnail.
  */
 import * as cheerio from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { ScrapedListing } from '../normalize/listing.js';
+import type { LotPatch, ScrapedListing } from '../normalize/listing.js';
 import { isObject, num, str, sourceBaseUrl, sourceHosts, usDateTimeToUtc, zonedTimeToUtc } from './adapter-support.js';
 
 export const MUNICIBID_DEFAULT_BASE_URL = 'https://municibid.com';
@@ -110,11 +113,10 @@ export function parseMunicibidListing(page: FetchedPage): RouteResult {
   const endsAt = usDateTimeToUtc(endText, EASTERN);
   if (!endsAt) throw new ParseError(`Municibid listing ${id}: unreadable end time "${endText}"`);
   const sold = ended && bids !== null && bids > 0 && bid !== null;
-  const listing: ScrapedListing = {
+  const update: LotPatch = {
     externalId: id,
     title,
     url: lotUrl(id),
-    country: 'US',
     currency: 'USD',
     currentBid: bids !== null && bids > 0 ? bid : null,
     askingPrice: bids === 0 ? bid : null,
@@ -123,7 +125,7 @@ export function parseMunicibidListing(page: FetchedPage): RouteResult {
     soldPrice: sold ? bid : null,
     endsAt,
   };
-  return { listings: [listing], next: [] };
+  return { listings: [], updates: [update], next: [] };
 }
 
 export const municibidAdapter: SourceAdapter = {

@@ -11,10 +11,16 @@
  * `buyer_premium` is "0.000" on most lots, including lots of auctions that do charge a premium,
  * so only a positive value is taken. A lot has no public page of its own in the API: its URL is
  * the auction's public bid gallery (from the auction record), else the lot's API link.
+ *
+ * Images: a lot record has only a thumbnail; the gallery is `GET /api/auctions/{id}/items/{lot}/images`
+ * (`data[]` of `image_url`/`thumb_url`, in the site's order). Each lot of an items page queues that
+ * call as an update step, and the full-size gallery is merged into the lot the items page stored.
+ * The items page itself carries no images, so an hourly re-crawl never swaps the gallery back to
+ * the thumbnail.
  */
 import type { Config } from '../../shared/config.js';
-import { createRouter, ParseError, type CrawlStep, type FetchedPage, type HttpRequest, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { ScrapedListing } from '../normalize/listing.js';
+import { createRouter, ParseError, type AdapterEnv, type CrawlStep, type FetchedPage, type HttpRequest, type RouteResult, type SourceAdapter } from '../adapter.js';
+import type { LotPatch, ScrapedListing } from '../normalize/listing.js';
 import { cleanLine } from '../normalize/text.js';
 import { isObject, num, parseJsonBody, sourceBaseUrl, sourceHosts, str, zonedTimeToUtc, type JsonObject } from './adapter-support.js';
 
@@ -102,7 +108,6 @@ export function westLotToListing(lot: JsonObject, fetchedAt: Date, galleryUrl: s
     status: sold ? 'sold' : ended ? 'closed' : 'open',
     soldPrice: sold ? bid : null,
     endsAt,
-    images: [str(lot.thumb_url)].filter((u): u is string => u !== null && /^https?:\/\//.test(u)),
     raw: lot,
   };
 }
@@ -128,8 +133,8 @@ export function parseWestAuctions(page: FetchedPage, baseUrl: string): RouteResu
   return { listings: [], next };
 }
 
-/** `POST /api/auctions/{id}/items`: the lots of one page, and the next page while pages are full. */
-export function parseWestItems(page: FetchedPage): RouteResult {
+/** `POST /api/auctions/{id}/items`: the lots of one page, their galleries, and the next page while pages are full. */
+export function parseWestItems(page: FetchedPage, env: AdapterEnv): RouteResult {
   const items = dataArray(page, 'West Auctions items');
   const slug = page.step.externalId?.startsWith('auction:') ? page.step.externalId.slice('auction:'.length) : null;
   const gallery = slug && AUCTION_SLUG.test(slug) && !/^\d+$/.test(slug) ? `${PUBLIC_SITE}/auction/${slug}/bidgallery/` : null;
@@ -138,8 +143,27 @@ export function parseWestItems(page: FetchedPage): RouteResult {
     .map((lot) => westLotToListing(lot, page.fetchedAt, gallery))
     .filter((l): l is ScrapedListing => l !== null);
   if (items.length > 0 && listings.length === 0) throw new ParseError('West Auctions items: no lot has an id, auction id and title');
+  const galleries: CrawlStep[] = listings.map((l) => {
+    const [auctionId, lotId] = l.externalId.split('-');
+    return { label: 'update', url: `${env.baseUrl}/api/auctions/${auctionId}/items/${lotId}/images`, externalId: l.externalId };
+  });
   const next: CrawlStep[] = items.length >= WEST_ITEMS_PER_PAGE ? [{ ...page.step, page: (page.step.page ?? 1) + 1 }] : [];
-  return { listings, next };
+  return { listings, next: [...galleries, ...next] };
+}
+
+/** `GET /api/auctions/{id}/items/{lot}/images`: the lot's full-size gallery, in order, as a partial update. */
+export function parseWestImages(page: FetchedPage): RouteResult {
+  const ids = /\/api\/auctions\/(\d+)\/items\/(\d+)\/images$/.exec(new URL(page.step.url).pathname);
+  if (!ids) throw new ParseError('West Auctions images: not an images URL');
+  const data = dataArray(page, 'West Auctions images');
+  const images = data
+    .filter(isObject)
+    .map((image) => str(image.image_url) ?? str(image.thumb_url))
+    .filter((u): u is string => u !== null && /^https?:\/\//.test(u));
+  if (data.length > 0 && images.length === 0) throw new ParseError('West Auctions images: no entry has an image URL');
+  // An empty answer says nothing about the lot: no update rather than a blanked gallery.
+  const updates: LotPatch[] = images.length > 0 ? [{ externalId: `${ids[1]}-${ids[2]}`, images }] : [];
+  return { listings: [], updates, next: [] };
 }
 
 export const westAuctionAdapter: SourceAdapter = {
@@ -156,6 +180,7 @@ export const westAuctionAdapter: SourceAdapter = {
     { label: 'list', url: `${env.baseUrl}/api/auctions`, page: 1, externalId: 'past' },
   ],
   request: (step): HttpRequest => {
+    if (step.label === 'update') return { url: step.url, headers: { accept: 'application/json' } };
     const form = new URLSearchParams({ page: String(step.page ?? 1) });
     if (/\/api\/auctions$/.test(new URL(step.url).pathname)) {
       form.set('past_sales', step.externalId === 'past' ? '1' : '0');
@@ -164,6 +189,7 @@ export const westAuctionAdapter: SourceAdapter = {
     return { url: step.url, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form.toString() };
   },
   router: createRouter({
-    list: (page, env) => (/\/api\/auctions$/.test(new URL(page.url).pathname) ? parseWestAuctions(page, env.baseUrl) : parseWestItems(page)),
+    list: (page, env) => (/\/api\/auctions$/.test(new URL(page.url).pathname) ? parseWestAuctions(page, env.baseUrl) : parseWestItems(page, env)),
+    update: parseWestImages,
   }),
 };

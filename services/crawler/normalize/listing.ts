@@ -118,6 +118,9 @@ function parseYear(value: Loose, now: Date): number | null {
   return n !== null && Number.isInteger(n) && n >= 1930 && n <= now.getUTCFullYear() + 1 ? n : null;
 }
 
+/** Galleries are kept whole up to this (West Auctions' recorded lots have up to 155 images). */
+const MAX_IMAGES = 250;
+
 /** Rates to USD for filtering and sorting non-USD prices; unknown currencies get no USD price. */
 const USD_RATES: Record<string, number> = { USD: 1, CAD: 0.73, EUR: 1.08, GBP: 1.27, AUD: 0.66, MXN: 0.055 };
 
@@ -132,7 +135,7 @@ export function normalizeListing(lot: ScrapedListing, pageUrl: string, now = new
   const { currentBid, price, priceUsd } = priceFields(askingPrice, parseMoney(lot.currentBid), bidCount, currency);
   const premium = parseMoney(lot.buyersPremiumPct);
   const originalUrl = absoluteUrl(lot.url, pageUrl) ?? pageUrl;
-  const images = [...new Set((lot.images ?? []).map((src) => absoluteUrl(src, pageUrl)).filter((u): u is string => u !== null))].slice(0, 100);
+  const images = [...new Set((lot.images ?? []).map((src) => absoluteUrl(src, pageUrl)).filter((u): u is string => u !== null))].slice(0, MAX_IMAGES);
   const category = cleanLine(lot.category, 120);
   const soldPrice = parseMoney(lot.soldPrice);
   const status: ListingStatus = lot.status ?? 'open';
