@@ -129,12 +129,12 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
     queued.push({ id: row.notificationId, messageKey, channel: route.channel, listingId: row.listingId });
   });
 
-  // The messages go into the message log first (a rerun keeps the first rendering), then one
-  // notify-batch job per batch names them: the job is small, and if it is lost the stranded
-  // sweep finds the queued messages.
+  // The messages go into the message log first (a rerun keeps the first rendering) and the
+  // notifications name them before any job can send them; then one notify-batch job per batch.
+  // The jobs are small, and if adding them fails the stranded sweep finds the queued messages.
   await recordQueuedMessages(deps.database.db, messages);
-  await deps.queues.enqueueBulk('notifyBatch', notifyBatches(queued, deps.config.NOTIFY_BATCH_SIZE));
   await markNotificationsQueued(deps.database.db, queued);
+  await deps.queues.enqueueBulk('notifyBatch', notifyBatches(queued, deps.config.NOTIFY_BATCH_SIZE));
   await markNotificationsSkipped(deps.database.db, turnedOff.map((r) => r.notificationId), SKIP_ALERT_OFF);
   await markNotificationsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);
   return messages.length;

@@ -18,11 +18,10 @@ import type { Db } from '../shared/database/db.js';
 import { errorMessage, NonRetryableError, RetryableError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { JobHandler, Payload } from '../shared/queues.js';
-import { optedOutPhones, recordAlertDelivery, recordInstantAlertsSent } from '../shared/repositories/alerts-repository.js';
+import { markAlertMessagesSent, optedOutPhones, recordAlertDelivery } from '../shared/repositories/alerts-repository.js';
 import {
   claimMessages,
   markMessageAttemptFailed,
-  markMessagesSent,
   messageStatuses,
   type OutboxMessage,
 } from '../shared/repositories/outbox-repository.js';
@@ -44,17 +43,18 @@ export function createNotifyBatchHandler(deps: {
   const { db, logger } = deps;
   return async (payload: Payload<'notifyBatch'>, job: Job): Promise<BatchOutcome> => {
     const keys = [...new Set(payload.messageKeys)];
-    const claimed = await claimMessages(db, keys, { email: deps.transport.name, sms: deps.sms?.name ?? 'none' }, STALE_CLAIM_SECONDS);
+    // In the order they were matched (the claim's RETURNING has none).
+    const claimed = (await claimMessages(db, keys, { email: deps.transport.name, sms: deps.sms?.name ?? 'none' }, STALE_CLAIM_SECONDS)).sort((a, b) => a.id - b.id);
     // A number that replied STOP gets nothing more, even from batches queued before the reply.
     const stopped = await optedOutPhones(db, claimed.filter((m) => m.channel === 'sms').map((m) => m.recipient));
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const outcome: BatchOutcome = { sent: 0, failed: 0, skipped: 0, retrying: 0, notMine: 0 };
     let retryReason: string | undefined;
 
-    const recordSent = createGroupWriter(async (sent: Array<{ messageKey: string; providerMessageId: string | null }>) => {
-      await markMessagesSent(db, sent);
-      await recordInstantAlertsSent(db, sent.map((s) => s.messageKey));
-    });
+    const writes: Array<Promise<void>> = [];
+    let databaseError: unknown;
+    const keepFirstError = (err: unknown) => void (databaseError ??= err);
+    const recordSent = createGroupWriter((sent: Array<{ messageKey: string; providerMessageId: string | null }>) => markAlertMessagesSent(db, sent));
 
     const failPermanently = async (message: OutboxMessage, error: string, status: 'failed' | 'skipped') => {
       await markMessageAttemptFailed(db, message.messageKey, error, true);
@@ -87,21 +87,18 @@ export function createNotifyBatchHandler(deps: {
         retryReason ??= errorMessage(err);
         return;
       }
-      await recordSent.add({ messageKey: message.messageKey, providerMessageId });
-      outcome.sent++;
+      // Not awaited: the next send goes out while this one's mark joins the next group write.
+      writes.push(recordSent.add({ messageKey: message.messageKey, providerMessageId }).then(() => void outcome.sent++, keepFirstError));
     };
 
-    let firstError: unknown;
     await forEachLimit(claimed, deps.parallelism, async (message) => {
-      try {
-        await deliver(message);
-      } catch (err) {
-        // A database error while recording: the message stays claimed (the stale-claim rule
-        // covers it); the job fails and is retried.
-        firstError ??= err;
-      }
+      // The lane waits for the send (that is what bounds the parallelism), not for its mark.
+      await deliver(message).catch(keepFirstError);
     });
-    if (firstError) throw firstError;
+    await Promise.all(writes);
+    // A database error while recording: the message stays claimed (the stale-claim rule covers
+    // it); the job fails and is retried.
+    if (databaseError !== undefined) throw databaseError;
 
     // Messages not claimed: sent or failed already (nothing to do), or in another worker's hands.
     const claimedKeys = new Set(claimed.map((m) => m.messageKey));

@@ -13,12 +13,15 @@ export type FakeSendGrid = {
   requests: RecordedMail[];
   /** The next answers, in order (then 202 again): e.g. `[500, 503]` fails twice then accepts. */
   script(statuses: number[]): void;
+  /** The next answers to mail for this recipient, in order (before the shared script): for batches sent in parallel. */
+  scriptFor(recipient: string, statuses: number[]): void;
   close(): Promise<void>;
 };
 
 export async function startFakeSendGrid(): Promise<FakeSendGrid> {
   const requests: RecordedMail[] = [];
   let queue: number[] = [];
+  const byRecipient = new Map<string, number[]>();
   let counter = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -34,7 +37,9 @@ export async function startFakeSendGrid(): Promise<FakeSendGrid> {
         res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message: 'The provided authorization grant is invalid, expired, or revoked', field: null }] }));
         return;
       }
-      const status = queue.shift() ?? 202;
+      const body = requests[requests.length - 1]!.body as { personalizations?: Array<{ to?: Array<{ email?: string }> }> };
+      const recipient = body.personalizations?.[0]?.to?.[0]?.email ?? '';
+      const status = byRecipient.get(recipient)?.shift() ?? queue.shift() ?? 202;
       if (status === 202) {
         res.writeHead(202, { 'x-message-id': `fake-${++counter}` }).end();
       } else if (status >= 400 && status < 500) {
@@ -51,6 +56,9 @@ export async function startFakeSendGrid(): Promise<FakeSendGrid> {
     requests,
     script(statuses) {
       queue = [...statuses];
+    },
+    scriptFor(recipient, statuses) {
+      byRecipient.set(recipient, [...statuses]);
     },
     close: () =>
       new Promise<void>((resolve) => {

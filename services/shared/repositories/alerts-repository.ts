@@ -294,17 +294,26 @@ export async function recordAlertDelivery(
 }
 
 /**
- * `recordAlertDelivery(…, 'sent')` for many messages in one statement: the instant alert
- * messages among these keys are marked sent on their notifications (digest keys go through
- * `recordAlertDelivery`; other keys are not alert messages).
+ * Many sent messages recorded in one statement (one commit): each marked sent in the message log
+ * and, for instant alert messages, on its notification. The notifier's batch sender calls it as
+ * its sends complete (digest keys go through `recordAlertDelivery`).
  */
-export async function recordInstantAlertsSent(db: DbOrTx, messageKeys: string[]): Promise<void> {
-  const ids = messageKeys.flatMap((key) => {
-    const ref = parseAlertMessageKey(key);
+export async function markAlertMessagesSent(db: DbOrTx, sent: Array<{ messageKey: string; providerMessageId: string | null }>): Promise<void> {
+  if (sent.length === 0) return;
+  const ids = sent.flatMap((s) => {
+    const ref = parseAlertMessageKey(s.messageKey);
     return ref?.kind === 'instant' ? [ref.notificationId] : [];
   });
-  if (ids.length === 0) return;
   await db.execute(sql`
+    -- A data-modifying CTE runs whether or not it is referenced: both tables in one commit.
+    WITH sent AS (
+      UPDATE outbox_messages m
+      SET status = 'sent', provider_message_id = s.provider_message_id, last_error = NULL, sent_at = now(), claimed_at = NULL, updated_at = now()
+      FROM jsonb_to_recordset(${JSON.stringify(sent.map((s) => ({ message_key: s.messageKey, provider_message_id: s.providerMessageId })))}::jsonb)
+           AS s(message_key text, provider_message_id text)
+      WHERE m.message_key = s.message_key
+      RETURNING m.message_key
+    )
     UPDATE alert_notifications SET status = 'sent', error = NULL, sent_at = now(), updated_at = now()
     WHERE id = ANY(${intArray(ids)})
   `);

@@ -125,18 +125,6 @@ export async function claimMessages(
     .returning();
 }
 
-/** `markMessageSent` for many messages in one statement. */
-export async function markMessagesSent(db: DbOrTx, sent: Array<{ messageKey: string; providerMessageId: string | null }>): Promise<void> {
-  if (sent.length === 0) return;
-  await db.execute(sql`
-    UPDATE outbox_messages m
-    SET status = 'sent', provider_message_id = s.provider_message_id, last_error = NULL, sent_at = now(), claimed_at = NULL, updated_at = now()
-    FROM jsonb_to_recordset(${JSON.stringify(sent.map((s) => ({ message_key: s.messageKey, provider_message_id: s.providerMessageId })))}::jsonb)
-         AS s(message_key text, provider_message_id text)
-    WHERE m.message_key = s.message_key
-  `);
-}
-
 /** The status of each of these messages (absent keys are not in the log). */
 export async function messageStatuses(db: DbOrTx, messageKeys: string[]): Promise<Map<string, string>> {
   if (messageKeys.length === 0) return new Map();
