@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TEST_USER, installFakeApi, renderApp, setupDom, signIn, type FakeResponse } from '../../../testing/render-app.js';
 import { chartPoints } from './price-history-chart.js';
-import { confidencePercent, priceVersusFairValue } from './valuation-card.js';
+import { confidencePercent, earlyBidNote, priceVersusFairValue } from './valuation-card.js';
 import { dealSubtitle } from './deal-detail.js';
 
 setupDom();
@@ -118,6 +118,7 @@ describe('deal detail states', () => {
 
     expect(screen.getByText('$103,000')).toBeTruthy();
     expect(screen.getByText('18% below fair value')).toBeTruthy();
+    expect(screen.getByText(/^Ends in 2d 4h: bids usually rise before the close/)).toBeTruthy();
     expect(screen.getByText('$92,000 – $114,000')).toBeTruthy();
     expect(screen.getByText('72%')).toBeTruthy();
     expect(screen.getByRole('link', { name: /2015 Caterpillar 320/ }).getAttribute('href')).toBe('http://127.0.0.1/sold/1');
@@ -192,6 +193,19 @@ describe('detail helpers', () => {
     expect(priceVersusFairValue(120000, 100000)).toBe('20% above fair value');
     expect(priceVersusFairValue(null, 100000)).toBeNull();
   });
+  it('an early low bid is explained; not near the end, not over value, not without an end', () => {
+    const now = new Date('2026-11-21T12:00:00Z');
+    const inHours = (h: number) => new Date(now.getTime() + h * 3_600_000).toISOString();
+    expect(earlyBidNote(50_000, 100_000, inHours(24 * 8 + 19), now)).toBe(
+      'Ends in 8d 19h: bids usually rise before the close, so a low bid this early counts for less in the score. The score is updated as the end nears.',
+    );
+    expect(earlyBidNote(50_000, 100_000, inHours(5), now)).toBeNull();
+    expect(earlyBidNote(50_000, 100_000, inHours(-1), now)).toBeNull();
+    expect(earlyBidNote(120_000, 100_000, inHours(48), now)).toBeNull();
+    expect(earlyBidNote(50_000, 100_000, null, now)).toBeNull();
+    expect(earlyBidNote(null, 100_000, inHours(48), now)).toBeNull();
+  });
+
   it('chart points skip unpriced observations and sort by time', () => {
     const { points, min, max } = chartPoints([
       { observed_at: '2026-11-15T00:00:00Z', price: 84500 },

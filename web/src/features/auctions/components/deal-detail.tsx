@@ -149,7 +149,7 @@ export function DealDetail({ id }: { id: string }) {
         </Card>
       )}
       <div className="grid gap-6 lg:grid-cols-2">
-        <ValuationCard valuation={data.valuation} price={data.price} />
+        <ValuationCard valuation={data.valuation} price={data.price} auctionEndDate={data.auction_end_date} />
         <PriceHistoryCard history={data.price_history ?? []} currency={data.currency} isPremium={isPremium} />
       </div>
     </article>

@@ -1,6 +1,7 @@
 import { ExternalLink, Scale } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { formatMoney } from '../../../lib/format-price.js';
+import { timeLeft } from '../../../lib/time-left.js';
 import type { Valuation } from '../api/types.js';
 
 const soldFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -20,13 +21,37 @@ export function priceVersusFairValue(price: number | null | undefined, fairValue
   return diff > 0 ? `${diff}% below fair value` : `${-diff}% above fair value`;
 }
 
+/** Below this much time left a low bid already counts nearly in full in the score. */
+const EARLY_BID_HOURS = 6;
+
+/**
+ * Why an underpriced open auction may score lower than its discount suggests: the score counts a
+ * low bid for less while much time is left (bids rise before the close) and is updated as the end
+ * nears. null when that does not apply (no end date, ended, near the end, or not under value).
+ */
+export function earlyBidNote(price: number | null | undefined, fairValue: number, endDate: string | null | undefined, now: Date = new Date()): string | null {
+  if (typeof price !== 'number' || !Number.isFinite(price) || !(price < fairValue)) return null;
+  const left = timeLeft(endDate, now);
+  if (left.state !== 'open' || new Date(endDate!).getTime() - now.getTime() < EARLY_BID_HOURS * 3_600_000) return null;
+  return `Ends in ${left.text}: bids usually rise before the close, so a low bid this early counts for less in the score. The score is updated as the end nears.`;
+}
+
 function soldDate(value: string | null): string | null {
   if (!value) return null;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? null : soldFmt.format(d);
 }
 
-export function ValuationCard({ valuation, price }: { valuation: Valuation | null | undefined; price: number | null }) {
+export function ValuationCard({
+  valuation,
+  price,
+  auctionEndDate,
+}: {
+  valuation: Valuation | null | undefined;
+  price: number | null;
+  auctionEndDate?: string | null;
+}) {
+  const note = valuation ? earlyBidNote(price, valuation.fair_value, auctionEndDate) : null;
   return (
     <Card>
       <CardHeader>
@@ -65,6 +90,7 @@ export function ValuationCard({ valuation, price }: { valuation: Valuation | nul
                 </div>
               )}
             </dl>
+            {note && <p className="text-sm text-slate-700">{note}</p>}
             <div>
               <h3 className="mb-2 text-sm font-semibold text-slate-900">Comparable Sales</h3>
               {valuation.comparables.length === 0 ? (
