@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,7 +100,57 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-type ShapeResult = { name: string; requests: number; rps: number; p50: number; p95: number; p99: number; errors: number };
+type ShapeResult = {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+  /** CPU milliseconds per request spent by the API process and by PostgreSQL (Linux /proc), or NaN. */
+  apiCpuMs?: number;
+  pgCpuMs?: number;
+};
+
+/**
+ * CPU time (ms) used so far by a process; with `children`, also by its live children and the ones
+ * it has reaped (PostgreSQL: the postmaster's backends and parallel workers). Latency on a shared
+ * machine mostly measures the queue for a core; CPU per request measures what a request costs.
+ */
+function cpuMs(pid: number | undefined, children = false): number {
+  if (!pid) return NaN;
+  const ticks = 100; // USER_HZ on Linux
+  const stat = (p: number | string) => {
+    try {
+      const text = readFileSync(`/proc/${p}/stat`, 'utf8');
+      return text.slice(text.lastIndexOf(')') + 2).split(' ');
+    } catch {
+      return undefined;
+    }
+  };
+  const own = stat(pid);
+  if (!own) return NaN;
+  // Fields after the command: [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime.
+  let total = Number(own[11]) + Number(own[12]);
+  if (children) {
+    total += Number(own[13]) + Number(own[14]);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const fields = stat(entry);
+      if (fields && Number(fields[1]) === pid) total += Number(fields[11]) + Number(fields[12]);
+    }
+  }
+  return (total * 1000) / ticks;
+}
+
+function postmasterPid(dir: string): number | undefined {
+  try {
+    return Number(readFileSync(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 async function drive(base: string, shape: Shape, seconds: number, record: boolean): Promise<ShapeResult> {
   const latencies: number[] = [];
@@ -264,17 +314,27 @@ async function main(): Promise<void> {
       // --only takes one or more comma-separated parts of shape names.
       if (args.only && !args.only.split(',').some((part) => shape.name.includes(part))) continue;
       await drive(base, shape, 2, false);
+      const pgPid = postmasterPid(dir);
+      const before = { api: cpuMs(api.pid), pg: cpuMs(pgPid, true) };
       const r = await drive(base, shape, DURATION, true);
+      r.apiCpuMs = (cpuMs(api.pid) - before.api) / r.requests;
+      r.pgCpuMs = (cpuMs(pgPid, true) - before.pg) / r.requests;
       results.push(r);
-      log(`${r.name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s, ${r.errors} errors`);
+      log(
+        `${r.name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s, ${r.errors} errors; ` +
+          `CPU per request: API ${r.apiCpuMs.toFixed(2)} ms, PostgreSQL ${r.pgCpuMs.toFixed(2)} ms`,
+      );
     }
 
     const health = results.find((r) => r.name.startsWith('health'));
     const lists = results.filter((r) => !r.name.startsWith('health') && r.name !== 'detail');
     const table = [
-      '| shape | p50 ms | p95 ms | p99 ms | req/s | non-200 |',
-      '|---|---:|---:|---:|---:|---:|',
-      ...results.map((r) => `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} |`),
+      '| shape | p50 ms | p95 ms | p99 ms | req/s | non-200 | API CPU ms/req | PG CPU ms/req |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...results.map(
+        (r) =>
+          `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.apiCpuMs?.toFixed(2) ?? '?'} | ${r.pgCpuMs?.toFixed(2) ?? '?'} |`,
+      ),
     ].join('\n');
     process.stdout.write(`\n${table}\n\nload average after the run (1/5/15 min): ${load()}\n`);
     if (health && lists.length > 0) {

@@ -16,6 +16,7 @@ import {
   planSearch,
 } from '../../shared/repositories/listings-repository.js';
 import { isNumericId } from '../../shared/slug.js';
+import { fastResponseSerializer } from '../plugins/fast-serializer.js';
 import { CountCache } from '../../listings/count-cache.js';
 import { filterKey, pagination, toCard, toDetail, toListRequest } from '../../listings/listing-rules.js';
 import {
@@ -35,6 +36,8 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // A filter's count is reused a while (see CountCache); pages themselves are always fresh.
     const ttlMs = ctx.config.LISTINGS_COUNT_CACHE_SECONDS * 1000;
     const counts = new CountCache({ baseTtlMs: ttlMs, maxTtlMs: 12 * ttlMs });
+    // The two hot routes: compiled serializers, responses still checked by zod outside production.
+    const serializerCompiler = fastResponseSerializer({ verify: ctx.config.NODE_ENV !== 'production' });
 
     app.get(
       '/api/auctions/list/',
@@ -45,6 +48,7 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: listQuerySchema,
           response: { 200: listResponseSchema, 400: badRequestSchema },
         },
+        serializerCompiler,
       },
       async (request) => {
         const listRequest = toListRequest(request.query);
@@ -65,6 +69,7 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           params: detailParamsSchema,
           response: { 200: detailResponseSchema, 404: notFoundSchema },
         },
+        serializerCompiler,
       },
       async (request) => {
         const { id } = request.params;
