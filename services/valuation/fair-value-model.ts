@@ -11,8 +11,8 @@ import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEnco
 const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS];
 
 /** The model's input matrix: the plain features, then the target-encoded ones. */
-function encodeFull(rows: ValuationInput[], vocab: Vocabulary, te: TargetEncoding, outOfFold?: TrainingSale[]): FeatureMatrix {
-  const m = encodeAll(rows, vocab);
+function encodeFull(rows: ValuationInput[], vocab: Vocabulary, te: TargetEncoding, outOfFold?: TrainingSale[], hoursPerYear?: Record<string, number>): FeatureMatrix {
+  const m = encodeAll(hoursPerYear ? withImputedHours(rows, hoursPerYear) : rows, vocab);
   return { rows: m.rows, columns: [...m.columns, ...targetColumns(rows, te, outOfFold)] };
 }
 
@@ -42,6 +42,52 @@ function supportBucket(count: number): number {
   return bucket;
 }
 
+const YEAR_MS = 365.25 * 24 * 3600 * 1000;
+const ageAtSale = (r: ValuationInput) => (r.year === null ? null : r.soldAt.getTime() / YEAR_MS + 1970 - r.year);
+const hoursKeys = (r: ValuationInput) => {
+  const model = normaliseModel(r.model);
+  const family = normaliseModel(r.modelFamily);
+  return [model && `${r.categoryId}|${model}`, family && `${r.categoryId}|F:${family}`, `${r.categoryId}`].filter((k): k is string => !!k);
+};
+const MIN_HOURS_SAMPLES = 3;
+
+/** Median hours per year of age, per model, family and type, over sales that report hours and year. */
+function typicalHoursPerYear(rows: ValuationInput[]): Record<string, number> {
+  const rates = new Map<string, number[]>();
+  for (const r of rows) {
+    const age = ageAtSale(r);
+    if (r.hours === null || age === null) continue;
+    const rate = r.hours / Math.max(0.5, age);
+    for (const key of hoursKeys(r)) {
+      let list = rates.get(key);
+      if (!list) rates.set(key, (list = []));
+      list.push(rate);
+    }
+  }
+  const out: Record<string, number> = {};
+  for (const [key, list] of rates) {
+    if (list.length < MIN_HOURS_SAMPLES) continue;
+    list.sort((a, b) => a - b);
+    out[key] = list[list.length >> 1]!;
+  }
+  return out;
+}
+
+/**
+ * Sales without hours get their model's (else family's, else type's) typical hours for their age.
+ * Left missing, the trees learn where missing hours go from the sales that lacked them in the past
+ * (older records of one auction house), which says nothing about a listing, or a later sale, that
+ * does not state them.
+ */
+function withImputedHours(rows: ValuationInput[], hoursPerYear: Record<string, number>): ValuationInput[] {
+  return rows.map((r) => {
+    const age = ageAtSale(r);
+    if (r.hours !== null || age === null) return r;
+    const rate = hoursKeys(r).map((k) => hoursPerYear[k]).find((v) => v !== undefined);
+    return rate === undefined ? r : { ...r, hours: Math.round(rate * Math.max(0.5, age)) };
+  });
+}
+
 export type RangeQuantiles = { low: number; high: number; samples: number };
 
 export type SerializedFairValueModel = {
@@ -62,6 +108,8 @@ export type SerializedFairValueModel = {
    * attribute in its sales: what a listing that carries no such details most likely has.
    */
   typicalAttributes?: Record<string, Record<string, string>>;
+  /** Typical hours per year of age (per `category|MODEL`, `category|F:FAMILY`, `category`), to fill in missing hours. */
+  typicalHoursPerYear?: Record<string, number>;
   /** The latest sale trained on (ISO): the model knows the market up to here. */
   latestSaleAt?: string;
   holdout: { rows: number; rmsle: number; trees: number };
@@ -145,7 +193,7 @@ export class FairValueModel {
   }
 
   valueAll(inputs: ValuationInput[]): Valuation[] {
-    const m = encodeFull(inputs, this.data.vocabulary, this.data.targetEncoding);
+    const m = encodeFull(inputs, this.data.vocabulary, this.data.targetEncoding, undefined, this.data.typicalHoursPerYear);
     const log = averagePrediction(this.members, m);
     return inputs.map((input, i) => {
       const support = this.support(input);
@@ -182,10 +230,13 @@ export type TrainOptions = {
   holdoutOnly?: boolean;
   /** Boosted models averaged (bagging); member k trains with seed + k·1000. */
   members?: number;
+  /** Fill in missing hours from the model's typical hours per year of age (default) or leave them missing. */
+  imputeHours?: boolean;
 };
 
 const DEFAULT_HALF_LIFE_YEARS = Infinity;
 const DEFAULT_MEMBERS = 1;
+const DEFAULT_IMPUTE_HOURS = false;
 
 function recencyWeights(rows: TrainingSale[], halfLifeYears: number): Float64Array {
   const latest = Math.max(...rows.map((r) => r.soldAt.getTime()));
@@ -254,8 +305,10 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     holdout = usable.filter((_, i) => inHoldout[i]);
   }
   const drop = new Set(opts.dropFeatures ?? []);
-  const encode = (rows: ValuationInput[], vocab: Vocabulary, te: TargetEncoding, outOfFold?: TrainingSale[]) => {
-    const m = encodeFull(rows, vocab, te, outOfFold);
+  const imputeHours = opts.imputeHours ?? DEFAULT_IMPUTE_HOURS;
+  const fitHours = imputeHours ? typicalHoursPerYear(fit) : undefined;
+  const encode = (rows: ValuationInput[], vocab: Vocabulary, te: TargetEncoding, outOfFold?: TrainingSale[], hours = fitHours) => {
+    const m = encodeFull(rows, vocab, te, outOfFold, hours);
     ALL_SPECS.forEach((spec, f) => {
       if (drop.has(spec.name)) m.columns[f]!.fill(NaN);
     });
@@ -307,6 +360,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
       trainedRows: fit.length,
       latestSaleAt: fit[fit.length - 1]!.soldAt.toISOString(),
       typicalAttributes: typicalAttributes(fit),
+      typicalHoursPerYear: fitHours,
       holdout: holdoutFigures,
     });
     return { model, seconds: (performance.now() - started) / 1000 };
@@ -315,7 +369,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   // 2. refit on everything with a few more trees than the holdout fit needed (more data)
   const vocabulary = buildVocabulary(usable);
   const targetEncoding = fitTargetEncoding(usable);
-  const usableX = encode(usable, vocabulary, targetEncoding, usable);
+  const usableHours = imputeHours ? typicalHoursPerYear(usable) : undefined;
+  const usableX = encode(usable, vocabulary, targetEncoding, usable, usableHours);
   const usableWeights = recencyWeights(usable, halfLife);
   const finals = firstMembers.map((first, k) => {
     const trees = opts.fixedTrees ?? Math.max(1, Math.round(first.report.bestIteration * 1.1));
@@ -333,6 +388,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     trainedRows: usable.length,
     latestSaleAt: usable[usable.length - 1]!.soldAt.toISOString(),
     typicalAttributes: typicalAttributes(usable),
+    typicalHoursPerYear: usableHours,
     holdout: holdoutFigures,
   });
   return { model, seconds: (performance.now() - started) / 1000 };
