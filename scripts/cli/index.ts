@@ -1,4 +1,5 @@
 /** Every operator command. Capabilities add theirs here (outbox, crawl, sources, import-sales…). */
+import { alertsCommand } from './alerts-command.js';
 import type { CliCommand } from './command.js';
 import { importSalesCommand } from './import-sales-command.js';
 import { modelEvalCommand } from './model-eval-command.js';
@@ -8,4 +9,4 @@ import { queuesCommand } from './queues-command.js';
 import { crawlCommand } from './crawl-command.js';
 import { sourcesCommand } from './sources-command.js';
 
-export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand, importSalesCommand, modelTrainCommand, modelEvalCommand];
+export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand, importSalesCommand, modelTrainCommand, modelEvalCommand, alertsCommand];

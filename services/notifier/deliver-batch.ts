@@ -1,19 +1,21 @@
 /**
  * The notify-batch job handler: sends a batch of instant alert messages the matcher recorded in
  * the message log. The same rules as the one-message handler (deliver-message.ts), per message:
- *   - one statement claims every message of the batch that is still queued (or whose sender died
- *     mid-attempt: a stale claim), so a message already sent, failed for good, or in another
- *     worker's hands is not touched — a batch run twice sends nothing twice;
+ *   - one statement per wave (2 × `parallelism` messages) claims the messages that are still
+ *     queued (or whose sender died mid-attempt: a stale claim), so a message already sent, failed
+ *     for good, or in another sender's hands is not touched — a batch run twice sends nothing twice;
  *   - the claimed ones go to the transport, `parallelism` at a time; each one sent is marked sent
- *     (with its notification) right away, a few at a time (group commit), so a worker dying
- *     mid-batch leaves only the messages in flight to the stale-claim rule;
+ *     (with its notification) as soon as the writer is free, together with those sent meanwhile
+ *     (group commit), so a worker dying mid-batch leaves only its wave in flight to the
+ *     stale-claim rule: the job's rerun sends the rest at once, and waits (delayed, no attempt
+ *     spent) until the held claims are stale to send those;
  *   - a 4xx (NonRetryableError) fails that message for good and records why on its notification;
  *     a 5xx/429/network error puts it back to queued and the job ends with a RetryableError, so
  *     BullMQ runs it again with backoff — and the rerun only claims what is still queued; after
  *     the last attempt the message fails for good;
  *   - SMS to a number that replied STOP is skipped.
  */
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import type { Db } from '../shared/database/db.js';
 import { errorMessage, NonRetryableError, RetryableError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
@@ -41,15 +43,12 @@ export function createNotifyBatchHandler(deps: {
   parallelism: number;
 }): JobHandler<'notifyBatch'> {
   const { db, logger } = deps;
-  return async (payload: Payload<'notifyBatch'>, job: Job): Promise<BatchOutcome> => {
+  return async (payload: Payload<'notifyBatch'>, job: Job, token?: string): Promise<BatchOutcome> => {
     const keys = [...new Set(payload.messageKeys)];
-    // In the order they were matched (the claim's RETURNING has none).
-    const claimed = (await claimMessages(db, keys, { email: deps.transport.name, sms: deps.sms?.name ?? 'none' }, STALE_CLAIM_SECONDS)).sort((a, b) => a.id - b.id);
-    // A number that replied STOP gets nothing more, even from batches queued before the reply.
-    const stopped = await optedOutPhones(db, claimed.filter((m) => m.channel === 'sms').map((m) => m.recipient));
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const outcome: BatchOutcome = { sent: 0, failed: 0, skipped: 0, retrying: 0, notMine: 0 };
     let retryReason: string | undefined;
+    let stopped = new Set<string>();
 
     const writes: Array<Promise<void>> = [];
     let databaseError: unknown;
@@ -91,24 +90,43 @@ export function createNotifyBatchHandler(deps: {
       writes.push(recordSent.add({ messageKey: message.messageKey, providerMessageId }).then(() => void outcome.sent++, keepFirstError));
     };
 
-    await forEachLimit(claimed, deps.parallelism, async (message) => {
-      // The lane waits for the send (that is what bounds the parallelism), not for its mark.
-      await deliver(message).catch(keepFirstError);
-    });
+    // Claimed a wave at a time, not all at once: a worker dying mid-batch holds only the wave in
+    // flight (those wait for the stale-claim time); its rerun claims and sends the rest at once.
+    const claimedKeys = new Set<string>();
+    const waveSize = deps.parallelism * 2;
+    for (let i = 0; i < keys.length && databaseError === undefined; i += waveSize) {
+      const wave = keys.slice(i, i + waveSize);
+      // In the order they were matched (the claim's RETURNING has none).
+      const claimed = (await claimMessages(db, wave, { email: deps.transport.name, sms: deps.sms?.name ?? 'none' }, STALE_CLAIM_SECONDS)).sort((a, b) => a.id - b.id);
+      for (const m of claimed) claimedKeys.add(m.messageKey);
+      // A number that replied STOP gets nothing more, even from batches queued before the reply.
+      stopped = await optedOutPhones(db, claimed.filter((m) => m.channel === 'sms').map((m) => m.recipient));
+      await forEachLimit(claimed, deps.parallelism, async (message) => {
+        // The lane waits for the send (that is what bounds the parallelism), not for its mark.
+        await deliver(message).catch(keepFirstError);
+      });
+    }
     await Promise.all(writes);
     // A database error while recording: the message stays claimed (the stale-claim rule covers
     // it); the job fails and is retried.
     if (databaseError !== undefined) throw databaseError;
 
-    // Messages not claimed: sent or failed already (nothing to do), or in another worker's hands.
-    const claimedKeys = new Set(claimed.map((m) => m.messageKey));
+    // Messages not claimed: sent or failed already (nothing to do), or in another sender's hands
+    // — a live one, or this job's own run that died mid-send.
     const others = keys.filter((k) => !claimedKeys.has(k));
-    if (others.length > 0) {
-      const statuses = await messageStatuses(db, others);
-      const busy = others.filter((k) => statuses.get(k) === 'sending' || statuses.get(k) === 'queued');
-      outcome.notMine = busy.length;
-      if (busy.length > 0) retryReason ??= `${busy.length} message(s) of the batch are being sent by another worker`;
+    const statuses = await messageStatuses(db, others);
+    const busy = others.filter((k) => ['sending', 'queued'].includes(statuses.get(k)?.status ?? ''));
+    outcome.notMine = busy.length;
+    if (retryReason === undefined && busy.length > 0 && token) {
+      // Only claims held elsewhere are left: look again when the oldest would be stale, without
+      // spending an attempt (the sender may be dead; the stale-claim rule then lets this job send).
+      const claimedAt = Math.min(...busy.map((k) => statuses.get(k)!.claimedAt?.getTime() ?? Date.now()));
+      const at = Math.max(Date.now() + 1000, claimedAt + STALE_CLAIM_SECONDS * 1000 + 1000);
+      logger.info({ listingId: payload.listingId, ...outcome, until: new Date(at).toISOString() }, 'notify batch waits for messages held by another sender');
+      await job.moveToDelayed(at, token);
+      throw new DelayedError();
     }
+    if (busy.length > 0) retryReason ??= `${busy.length} message(s) of the batch are being sent by another worker`;
     logger.info({ listingId: payload.listingId, ...outcome }, 'notify batch');
     if (retryReason !== undefined) throw new RetryableError(`notify batch: ${outcome.retrying + outcome.notMine} message(s) to retry: ${retryReason}`);
     return outcome;

@@ -485,3 +485,27 @@ export async function optedOutPhones(db: DbOrTx, phones: string[]): Promise<Set<
 export async function listAlertNotifications(db: DbOrTx, alertId: number) {
   return db.select().from(alertNotifications).where(eq(alertNotifications.alertId, alertId)).orderBy(alertNotifications.id);
 }
+
+// ---- operator counts ----------------------------------------------------------------------
+
+/** Active alerts per (user, frequency), and whether the user has any subscription record (else: free plan). */
+export async function activeAlertCountsByUser(db: DbOrTx): Promise<Array<{ userId: number; frequency: AlertFrequency; alerts: number; hasSubscription: boolean }>> {
+  return (await db.execute(sql`
+    SELECT a.user_id AS "userId", a.frequency, count(*)::int AS alerts,
+           EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = a.user_id) AS "hasSubscription"
+    FROM alerts a
+    WHERE a.is_active
+    GROUP BY a.user_id, a.frequency
+  `)) as unknown as Array<{ userId: number; frequency: AlertFrequency; alerts: number; hasSubscription: boolean }>;
+}
+
+/** Notifications created since `since`, counted by status and frequency. */
+export async function notificationCountsSince(db: DbOrTx, since: Date): Promise<Array<{ status: string; frequency: AlertFrequency; count: number }>> {
+  return (await db.execute(sql`
+    SELECT status, frequency, count(*)::int AS count
+    FROM alert_notifications
+    WHERE created_at >= ${since.toISOString()}::timestamptz
+    GROUP BY status, frequency
+    ORDER BY status, frequency
+  `)) as unknown as Array<{ status: string; frequency: AlertFrequency; count: number }>;
+}

@@ -125,12 +125,12 @@ export async function claimMessages(
     .returning();
 }
 
-/** The status of each of these messages (absent keys are not in the log). */
-export async function messageStatuses(db: DbOrTx, messageKeys: string[]): Promise<Map<string, string>> {
+/** The status (and claim time) of each of these messages (absent keys are not in the log). */
+export async function messageStatuses(db: DbOrTx, messageKeys: string[]): Promise<Map<string, { status: string; claimedAt: Date | null }>> {
   if (messageKeys.length === 0) return new Map();
   const rows = await db
-    .select({ messageKey: outboxMessages.messageKey, status: outboxMessages.status })
+    .select({ messageKey: outboxMessages.messageKey, status: outboxMessages.status, claimedAt: outboxMessages.claimedAt })
     .from(outboxMessages)
     .where(inArray(outboxMessages.messageKey, messageKeys));
-  return new Map(rows.map((r) => [r.messageKey, r.status]));
+  return new Map(rows.map((r) => [r.messageKey, { status: r.status, claimedAt: r.claimedAt }]));
 }
