@@ -50,3 +50,19 @@ describe('makes, families and categories', () => {
     expect(categoryIdFor('Excavator Bucket')).toBe(11);
   });
 });
+
+describe('parseTitle: named models, early years, ratings (2026-11-21)', () => {
+  it('reads a model named by words before its designation, after a known or an unknown make', () => {
+    expect(parseTitle('2015 Freightliner Cascadia 125 Day Cab', now)).toMatchObject({ year: 2015, make: 'Freightliner', model: 'Cascadia 125' });
+    expect(parseTitle('Brillion Pulvi Mulcher 20 Ft', now)).toMatchObject({ make: 'Brillion', model: 'Pulvi Mulcher 20' });
+    // A designation first still wins; a drive code or a rating is never the designation.
+    expect(parseTitle('2012 Peterbilt 388 Truck Tractor', now)).toMatchObject({ make: 'Peterbilt', model: '388' });
+    expect(parseTitle('2008 Chevrolet Tahoe 4x4', now)).toMatchObject({ make: 'Chevrolet', model: null });
+    expect(parseTitle('Sukup Centrifugal 240V Fan', now)).toMatchObject({ make: 'Sukup', model: null });
+  });
+
+  it('reads a year before 1930 only when a known make follows', () => {
+    expect(parseTitle('1925 Farmall Regular Tractor', now)).toMatchObject({ year: 1925, make: 'Farmall' });
+    expect(parseTitle('1900 Gallon Poly Tank', now)).toMatchObject({ year: null, make: null });
+  });
+});

@@ -215,24 +215,24 @@ describe('title parser on hand-labelled BigIron titles', () => {
     const result = score(LABELS);
     console.info(`title parser on ${result.n} hand-labelled BigIron titles: year ${result.year}%, make ${result.make}%, model ${result.model}%, category ${result.category}%, all four ${result.all}%`);
     console.info(`misses:\n  ${result.misses.join('\n  ')}`);
-    // Measured 2026-11-21 after the parser's additions (before them: make 58.4%, model 75.2%, all four 49.5%).
-    expect(result.year).toBeGreaterThanOrEqual(99);
-    expect(result.make).toBeGreaterThanOrEqual(80);
-    expect(result.model).toBeGreaterThanOrEqual(88);
+    // Measured 2026-11-21 after the second round (first round: make 80.2%, model 88.1%, all four 72.3%; before both: 58.4%, 75.2%, 49.5%).
+    expect(result.year).toBeGreaterThanOrEqual(100);
+    expect(result.make).toBeGreaterThanOrEqual(95);
+    expect(result.model).toBeGreaterThanOrEqual(90);
     expect(result.category).toBeGreaterThanOrEqual(99);
-    expect(result.all).toBeGreaterThanOrEqual(72);
+    expect(result.all).toBeGreaterThanOrEqual(85);
   });
 
   it('reports its accuracy on the held-out sample it was not tuned on', () => {
     const result = score(HELD_OUT);
     console.info(`title parser on ${result.n} held-out BigIron titles: year ${result.year}%, make ${result.make}%, model ${result.model}%, category ${result.category}%, all four ${result.all}%`);
     console.info(`misses:\n  ${result.misses.join('\n  ')}`);
-    // Measured 2026-11-21.
+    // Measured 2026-11-21 after the second round, which was not tuned on these (after the first: make 76.5%, model 86.3%, all four 72.5%).
     expect(result.year).toBeGreaterThanOrEqual(100);
-    expect(result.make).toBeGreaterThanOrEqual(76);
-    expect(result.model).toBeGreaterThanOrEqual(86);
+    expect(result.make).toBeGreaterThanOrEqual(86);
+    expect(result.model).toBeGreaterThanOrEqual(88);
     expect(result.category).toBeGreaterThanOrEqual(100);
-    expect(result.all).toBeGreaterThanOrEqual(72);
+    expect(result.all).toBeGreaterThanOrEqual(78);
   });
 
   it('a category from the title agrees with categoryIdFor', () => {

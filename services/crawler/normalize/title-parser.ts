@@ -120,6 +120,19 @@ const MAKES: Record<string, string[]> = {
   Firestone: ['firestone'],
   Goodyear: ['goodyear'],
   Bridgestone: ['bridgestone'],
+  Carlisle: ['carlisle'],
+  'American Farmer': ['american farmer'],
+  // Farm-supply, irrigation, tank and trailer makers (added 2026-11-21 from the labelled sample's misses).
+  Knaack: ['knaack'],
+  Cozad: ['cozad'],
+  'Kimball Midwest': ['kimball midwest'],
+  'Hog Slat': ['hog slat'],
+  Hastings: ['hastings'],
+  Kongskilde: ['kongskilde'],
+  'Quality Steel': ['quality steel'],
+  'Bradford Built': ['bradford built'],
+  Behlen: ['behlen'],
+  Lucon: ['lucon'],
 };
 
 // Older spellings of makes listed above.
@@ -165,6 +178,31 @@ function looksLikeDesignation(token: string): boolean {
   return !isMeasure(token);
 }
 
+/**
+ * A model named by one or two words before its designation ("Super 85-C", "Cushion Air 500",
+ * "Vertical Maxx 1100", "Columbia 120"), or null. The words are capitalised, not stop words;
+ * the designation is not a measure, a rating or a drive code.
+ */
+function namedModel(rest: string): string | null {
+  const m = /^((?:[A-Z][A-Za-z-]+ ){1,2})(\S+)/.exec(rest);
+  if (!m) return null;
+  const words = m[1]!.trim().split(' ');
+  if (words.some((w) => STOP_WORDS.has(w.toLowerCase()) || NOT_MAKES.test(w))) return null;
+  const designation = m[2]!.replace(/[,;:]+$/, '');
+  // Ratings are not models: "Centrifugal 220V Grain Dryer Fan".
+  if (!looksLikeDesignation(designation) || DRIVE_CODES.test(designation) || /^\d+(V|W|KW|KVA|HP|GPM|PSI|CFM)$/i.test(designation)) return null;
+  return `${words.join(' ')} ${designation}`;
+}
+
+/** The known make a text starts with, and how many characters it spans. */
+function knownMakeAt(text: string): { make: string; length: number } | null {
+  const lower = text.toLowerCase();
+  for (const [spelling, canonical] of SPELLINGS) {
+    if (lower.startsWith(spelling) && (lower.length === spelling.length || /[\s/,-]/.test(lower[spelling.length]!))) return { make: canonical, length: spelling.length };
+  }
+  return null;
+}
+
 function looksLikeModel(token: string): boolean {
   return /\d/.test(token) || /^[A-Z]{1,4}$/.test(token);
 }
@@ -176,27 +214,31 @@ export function parseTitle(title: string, now = new Date()): ParsedTitle {
   let rest = text;
   let year: number | null = null;
   const yearMatch = /^(?:\(?)((?:19[3-9]|20[0-9])[0-9])\)?\b\s*/.exec(rest);
+  // Before 1930 a leading number is a year only when a known make follows ("1928 McCormick-Deering
+  // 10-20"); otherwise it is more likely a quantity or a size ("1000 Gallon Fuel Tank").
+  const earlyYear = yearMatch ? null : /^(19[0-2][0-9]) /.exec(rest);
   if (yearMatch) {
     const y = Number(yearMatch[1]);
     if (y <= maxYear) year = y;
     rest = rest.slice(yearMatch[0].length);
+  } else if (earlyYear && knownMakeAt(rest.slice(earlyYear[0].length))) {
+    year = Number(earlyYear[1]);
+    rest = rest.slice(earlyYear[0].length);
   }
 
   let make: string | null = null;
-  const lower = rest.toLowerCase();
-  for (const [spelling, canonical] of SPELLINGS) {
-    if (lower.startsWith(spelling) && (lower.length === spelling.length || /[\s/,-]/.test(lower[spelling.length]!))) {
-      make = canonical;
-      rest = rest.slice(spelling.length).replace(/^[\s/,-]+/, '');
-      break;
-    }
+  const known = knownMakeAt(rest);
+  if (known) {
+    make = known.make;
+    rest = rest.slice(known.length).replace(/^[\s/,-]+/, '');
   }
 
-  // A make the list does not know: one or two capitalised words right before a model designation
-  // ("Degelman RR1500 Rock Rake", "2011 Trail King TK54MG-482 …"). Never a tyre size or a measure.
+  // A make the list does not know: a capitalised word before a model designation, which may start
+  // with up to two words ("Degelman RR1500 Rock Rake", "Koyker Super 85-C Auger"). Never a tyre
+  // size or a measure.
   if (!make) {
-    const unknown = /^([A-Z][A-Za-z&'.-]+(?: [A-Z][A-Za-z&'.-]+)?) (\S+)/.exec(rest);
-    if (unknown && !NOT_MAKES.test(unknown[1]!) && looksLikeDesignation(unknown[2]!)) {
+    const unknown = /^([A-Z][A-Za-z&'.-]+) (\S+)/.exec(rest);
+    if (unknown && !NOT_MAKES.test(unknown[1]!) && (looksLikeDesignation(unknown[2]!) || namedModel(rest.slice(unknown[1]!.length + 1)))) {
       make = unknown[1]!;
       rest = rest.slice(make.length).trimStart();
     }
@@ -206,7 +248,10 @@ export function parseTitle(title: string, now = new Date()): ParsedTitle {
   if (make) {
     const tokens = machinePart(rest).split(' ').filter(Boolean);
     const first = tokens[0];
-    if (first && !STOP_WORDS.has(first.toLowerCase()) && looksLikeModel(first) && !isMeasure(first)) {
+    const named = namedModel(rest);
+    if (first && !looksLikeModel(first) && named) {
+      model = named;
+    } else if (first && !STOP_WORDS.has(first.toLowerCase()) && looksLikeModel(first) && !isMeasure(first)) {
       model = first.replace(/[,;:]+$/, '');
       const second = tokens[1];
       // "8360 RT", "320 LC", "950 GC": a short suffix in capitals belongs to the model.
