@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../../services/api/app.js';
 import type { Db } from '../../services/shared/database/db.js';
+import { RELEVANCE_CANDIDATES } from '../../services/shared/repositories/listings-repository.js';
 import { createTestApp } from '../support/app.js';
 import { insertListings, insertSource } from '../support/listing-fixtures.js';
 
@@ -195,6 +196,37 @@ describe('GET /api/auctions/list/', () => {
         expect(names(await list('?search=wacker%20compactor&sort_by=relevance'))).toEqual(['Wacker WP1550']);
       } finally {
         await db.execute(sql`DELETE FROM listings WHERE id = ${plate!.id}`);
+      }
+    });
+
+    it('relevance ranks the best-scored matches, then the rest by deal score, walking pages without repeats', async () => {
+      const site = await insertSource(db, 'ranksite', 'Rank');
+      // 320 matches, scores 1000 down to 681: the even ones carry the word in their make, the odd
+      // ones only in their description.
+      const rows = await insertListings(
+        db,
+        site,
+        Array.from({ length: RELEVANCE_CANDIDATES + 20 }, (_, i) => ({
+          title: `Lot ${i}`,
+          make: i % 2 === 0 ? 'Zetaco' : 'Other',
+          model: `Z${i}`,
+          description: i % 2 === 0 ? '' : 'Built by Zetaco.',
+          dealScore: 1000 - i,
+        })),
+      );
+      try {
+        const seen: number[] = [];
+        for (let page = 1; ; page++) {
+          const res = await list(`?search=zetaco&sort_by=relevance&page_size=100&page=${page}`);
+          seen.push(...res.data.items.map((item) => item.id));
+          if (!res.data.pagination.has_next) break;
+        }
+        const index = (listingId: number) => rows.findIndex((r) => r.id === listingId);
+        const candidates = Array.from({ length: RELEVANCE_CANDIDATES }, (_, i) => i);
+        const expected = [...candidates.filter((i) => i % 2 === 0), ...candidates.filter((i) => i % 2 === 1), ...Array.from({ length: 20 }, (_, i) => RELEVANCE_CANDIDATES + i)];
+        expect(seen.map(index)).toEqual(expected);
+      } finally {
+        await db.execute(sql`DELETE FROM listings WHERE source_id = ${site.id}`);
       }
     });
 

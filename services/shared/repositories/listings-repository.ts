@@ -85,8 +85,8 @@ function orderOf(sort: ListRequest['sort'], alias: 'l' | 'p'): SQL {
     case 'price_high':
       return sql`${a}.price_usd DESC NULLS LAST, ${a}.id ASC`;
     case 'relevance':
-      // In the inner query `rank` is the select list's alias, which ORDER BY may name bare.
-      return alias === 'l' ? sql`rank DESC, l.deal_score DESC NULLS LAST, l.id ASC` : sql`p.rank DESC, p.deal_score DESC NULLS LAST, p.id ASC`;
+      // Over the ranked matches (see relevancePageIds) `rank` is a column of its own.
+      return alias === 'l' ? sql`rank DESC, deal_score DESC NULLS LAST, id ASC` : sql`p.rank DESC, p.deal_score DESC NULLS LAST, p.id ASC`;
   }
 }
 
@@ -130,25 +130,68 @@ const CARD_COLUMNS = sql`
   l.original_url AS "originalUrl"`;
 
 /**
+ * How many matches `relevance` ranks: the best-scored ones. Ranking every match of a broad word
+ * (200k for "excavator") cost seconds; these are read off the deal-score index (or, for rarer
+ * words, the GIN index) and ranked in a few milliseconds. Past them, matches follow in deal-score
+ * order — still one total order, so pages never repeat or skip a listing.
+ */
+export const RELEVANCE_CANDIDATES = 300;
+
+/**
+ * The ids of one page in `relevance` order: the RELEVANCE_CANDIDATES best deals among the matches
+ * by `ts_rank` (make/model words weigh most, then title, then description; equal ranks by deal
+ * score), then the remaining matches by deal score.
+ */
+function relevancePageIds(request: ListRequest, plan: SearchPlan, offset: number): SQL {
+  if (!plan.tsquery) throw new Error('relevance needs a search');
+  const where = whereOf(request.filter, plan.tsquery);
+  const end = offset + request.pageSize;
+  const byScore = orderOf('deal_score_high', 'l');
+  const ranked = sql`
+      SELECT c.id, c.deal_score, c.price_usd, ts_rank(c.search_vector, ${plan.tsquery})::float8 AS rank
+      FROM (
+        SELECT l.id, l.deal_score, l.price_usd, l.search_vector FROM listings l
+        WHERE ${where} ORDER BY ${byScore} LIMIT ${RELEVANCE_CANDIDATES}
+      ) c`;
+  // ts_rank is never negative, so the rest (rank -1) follows every candidate.
+  const rest =
+    end > RELEVANCE_CANDIDATES
+      ? sql`
+      UNION ALL (
+        SELECT l.id, l.deal_score, l.price_usd, -1::float8 AS rank FROM listings l
+        WHERE ${where} ORDER BY ${byScore} LIMIT ${end - RELEVANCE_CANDIDATES} OFFSET ${RELEVANCE_CANDIDATES}
+      )`
+      : sql``;
+  return sql`
+      SELECT id, deal_score, price_usd, rank FROM (${ranked} ${rest}) matches
+      ORDER BY ${orderOf('relevance', 'l')}
+      LIMIT ${request.pageSize} OFFSET ${offset}`;
+}
+
+/**
  * One page of listed listings. The page's ids are chosen first from the narrow sort index (an
  * index-only scan for deep OFFSETs), then only those rows are read and joined.
  */
 export function listedPageQuery(request: ListRequest, plan: SearchPlan): SQL {
   const offset = (request.page - 1) * request.pageSize;
-  const rank = request.sort === 'relevance' && plan.tsquery ? sql`, ts_rank(l.search_vector, ${plan.tsquery}) AS rank` : sql``;
-  return sql`
-    SELECT ${CARD_COLUMNS}
-    FROM (
-      SELECT l.id, l.deal_score, l.price_usd ${rank}
+  // toListRequest already turns relevance without search words into the default order.
+  const sort = request.sort === 'relevance' && !plan.tsquery ? 'deal_score_high' : request.sort;
+  const ids =
+    sort === 'relevance'
+      ? relevancePageIds(request, plan, offset)
+      : sql`
+      SELECT l.id, l.deal_score, l.price_usd
       FROM listings l
       WHERE ${whereOf(request.filter, plan.tsquery)}
-      ORDER BY ${orderOf(request.sort, 'l')}
-      LIMIT ${request.pageSize} OFFSET ${offset}
-    ) p
+      ORDER BY ${orderOf(sort, 'l')}
+      LIMIT ${request.pageSize} OFFSET ${offset}`;
+  return sql`
+    SELECT ${CARD_COLUMNS}
+    FROM (${ids}) p
     JOIN listings l ON l.id = p.id
     JOIN categories c ON c.id = l.category_id
     JOIN sources s ON s.id = l.source_id
-    ORDER BY ${orderOf(request.sort, 'p')}
+    ORDER BY ${orderOf(sort, 'p')}
   `;
 }
 
