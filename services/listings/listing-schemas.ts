@@ -45,7 +45,7 @@ export const listQuerySchema = z.object({
   sort_by: z
     .preprocess(emptyAsUnset, z.enum(SORT_OPTIONS, { error: `must be one of ${SORT_OPTIONS.join(', ')}.` }).optional())
     .describe(
-      'deal_score_high (default), deal_score_low, price_low, price_high; relevance ranks search matches (make/model words first, then title, then description) and falls back to deal_score_high without a search.',
+      'deal_score_high (default), deal_score_low, price_low, price_high; relevance ranks the 300 best-scored search matches (make/model words first, then title, then description), the other matches following by deal score, and falls back to deal_score_high without a search.',
     ),
   page: wholeNumber(1, MAX_PAGE).describe('Page number, from 1.'),
   page_size: wholeNumber(1, MAX_PAGE_SIZE).describe(`Items per page, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.`),
