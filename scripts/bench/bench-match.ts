@@ -6,7 +6,8 @@
  *    whole batch (alerts-repository `matchChangedListings`) and prints the time, notifications
  *    created and notifications/s; then the same batch again (a job run twice: nothing new).
  * 2. Latency: with those alerts in place, the real matcher and notifier services run on the
- *    PostgreSQL queue backend (the product's default) with the outbox transport; --probe new
+ *    PostgreSQL queue backend (the product's default) with the outbox transport (match jobs, then
+ *    notify-batch jobs, each timed waiting and running); --probe new
  *    listings are "scored" at --rate per second the way the scorer does it (deal score written,
  *    then a `match` job), and for every instant e-mail the time from the score write to the
  *    message being sent to the outbox is measured in the database (clock_timestamp on both
@@ -180,6 +181,7 @@ async function main(): Promise<void> {
       await ctx.queues.enqueue('match', { listingId: probe.id, event: 'scored', eventKey: `bench-${score}` });
     }
     const probeIds = `{${probes.map((p) => p.id).join(',')}}`;
+    const probeSet = new Set(probes.map((p) => p.id));
     const expected = await waitForSettled(ctx, probeIds);
     const latencies = ((await database.sql`
       SELECT extract(epoch FROM (m.sent_at - l.scored_at)) * 1000 AS ms
@@ -190,6 +192,15 @@ async function main(): Promise<void> {
       .map((r) => Number(r.ms))
       .sort((a, b) => a - b);
     const runSeconds = (performance.now() - started) / 1000;
+    // Where a probe's time went: each stage's jobs, waiting in the queue and running.
+    const stages = await Promise.all(
+      (['match', 'notifyBatch'] as const).map(async (q) => {
+        const jobs = (await ctx!.queues.queue(q).getJobs(['completed'], 0, 100_000)).filter((j) => probeSet.has((j.data as { listingId: number }).listingId));
+        const waits = jobs.map((j) => j.processedOn! - j.timestamp).sort((a, b) => a - b);
+        const runs = jobs.map((j) => j.finishedOn! - j.processedOn!).sort((a, b) => a - b);
+        return `${jobs.length} ${q} jobs: waiting p50 ${percentile(waits, 50).toFixed(0)} / p95 ${percentile(waits, 95).toFixed(0)} ms, running p50 ${percentile(runs, 50).toFixed(0)} / p95 ${percentile(runs, 95).toFixed(0)} ms`;
+      }),
+    );
 
     log('');
     log('| measure | value |');
@@ -201,6 +212,7 @@ async function main(): Promise<void> {
     log(`| same batch again (job run twice) | ${again} new in ${(againMs / 1000).toFixed(2)} s |`);
     log(`| score written → e-mail sent to outbox (${latencies.length} instant e-mails of ${probes.length} listings scored at ${RATE}/s; ${expected} expected) | p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${percentile(latencies, 100).toFixed(0)} ms |`);
     log(`| e-mail throughput during the latency run | ${(latencies.length / runSeconds).toFixed(0)} e-mails/s |`);
+    log(`| where the latency run's time went | ${stages.join('; ')} |`);
     log('');
     log(`targets: matching < 10 s → ${matchMs < 10_000 ? 'met' : 'NOT met'}; p95 < 2 s → ${percentile(latencies, 95) < 2000 ? 'met' : 'NOT met'}`);
   } finally {
