@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairValueModel, trainFairValueModel } from '../../services/valuation/fair-value-model.js';
+import { FairValueModel, LEFT_OUT_FEATURES, trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { mulberry32 } from '../../services/valuation/gbdt.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns } from '../../services/valuation/target-encoding.js';
@@ -77,4 +77,44 @@ describe('fair-value ensemble', () => {
     expect(young).toBeGreaterThan(old!);
   });
 
+
+  it('leaves hours, datasource and auctioneer out by default; keeps them when asked', () => {
+    expect(LEFT_OUT_FEATURES).toEqual(expect.arrayContaining(['hours', 'attr_datasource', 'attr_auctioneerID']));
+    const usesFeature = (m: FairValueModel, name: string) => {
+      const f = m.data.gbdt.features.findIndex((spec) => spec.name === name);
+      return m.data.gbdt.trees.some((t) => t.feature.includes(f));
+    };
+    expect(usesFeature(model, 'hours')).toBe(false);
+    const probeAt = (m: FairValueModel, hours: number | null) => m.value({ ...sales[0]!, hours }).fairValue;
+    expect(probeAt(model, 500)).toBe(probeAt(model, 20_000));
+    // hours carry signal here (they grow with age), so a model that keeps them splits on them
+    const withHours = trainFairValueModel(sales, { params, dropFeatures: [] }).model;
+    expect(usesFeature(withHours, 'hours')).toBe(true);
+  });
+
+  it('fills missing hours from the model’s typical hours per year of age when asked', () => {
+    const imputed = trainFairValueModel(sales, { params, dropFeatures: [], imputeHours: true }).model;
+    const rates = imputed.data.typicalHoursPerYear!;
+    expect(rates['3|980G']).toBeGreaterThan(500);
+    // a sale without hours is valued as one with its model's typical hours for its age
+    const sale = sales.find((s) => s.model === '980G' && s.year! <= 2004)!;
+    const age = (sale.soldAt.getTime() - Date.UTC(sale.year!, 0, 1)) / (365.25 * 24 * 3600 * 1000);
+    const typical = Math.round(rates['3|980G']! * age);
+    expect(imputed.value({ ...sale, hours: null }).fairValue).toBeCloseTo(imputed.value({ ...sale, hours: typical }).fairValue, 0);
+  });
+
+  it('a drift share moves the fair value by a share of the holdout’s median error and keeps the range around it', () => {
+    const plain = trainFairValueModel(sales, { params }).model;
+    const drifted = trainFairValueModel(sales, { params, driftShare: 1 }).model;
+    const offset = drifted.data.logOffset!;
+    expect(Math.abs(offset)).toBeGreaterThan(0);
+    const [a] = plain.valueAll(probe);
+    const [b] = drifted.valueAll(probe);
+    expect(b!.logPrice - a!.logPrice).toBeCloseTo(offset, 12);
+    // the same band of prices: the quantiles shifted by the offset
+    expect(b!.low).toBeCloseTo(a!.low, 6);
+    expect(b!.high).toBeCloseTo(a!.high, 6);
+    const restored = FairValueModel.fromJSON(JSON.parse(JSON.stringify(drifted.toJSON())));
+    expect(restored.valueAll(probe)).toEqual(drifted.valueAll(probe));
+  });
 });
