@@ -6,9 +6,12 @@
  * --count benchmark listings (scripts/seed-listings.ts; synthetic scores), starts the real API as a
  * child process on a free loopback port, and drives it with autocannon: one run per query shape,
  * each request of a shape varying its parameters (categories, states, words, pages). Prints
- * p50/p95/p99 latency and requests/s per shape, `/api/health/` as the framework's ceiling in the
- * same run, and the EXPLAIN (ANALYZE) plans of the queries behind the shapes. Talks only to
- * 127.0.0.1.
+ * p50/p95/p99 latency, requests/s and CPU per request (API process, PostgreSQL) per shape,
+ * `/api/health/` as the framework's ceiling in the same run, and the EXPLAIN (ANALYZE) plans of the
+ * queries behind the shapes. Talks only to 127.0.0.1.
+ *
+ * Also: --only <part,part…> (shapes whose name contains a part), --skip-plans, --cpu-prof <dir>
+ * (a V8 CPU profile of the API child, written when it exits).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
