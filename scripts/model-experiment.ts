@@ -1,5 +1,5 @@
 /**
- * `npm run model:experiment -- <model:eval data flags> --name <label> [--options '<TrainOptions JSON>'] [--test-figures] [--skip-selection]`
+ * `npm run model:experiment -- <model:eval data flags> --name <label> [--options '<TrainOptions JSON>'] [--test-figures] [--skip-selection] [--selection-share 0.05]`
  *
  * The fast loop for tuning the fair-value model. Parsed sales are cached in the OS temp directory
  * (keyed by the data flags and the files' modification times). It trains the whole model (holdout fit, ranges, refit) on the earliest 95% of the training period and prints its
@@ -58,7 +58,7 @@ async function loadCached(): Promise<{ train: TrainingSale[]; test: TrainingSale
 const { train, test } = await loadCached();
 const cpu0 = process.cpuUsage();
 let line = `${new Date().toISOString()} load ${os.loadavg()[0]!.toFixed(1)} | ${name}`;
-const SELECTION_SHARE = 0.05;
+const SELECTION_SHARE = Number(str('selection-share') ?? 0.05);
 if (flags['skip-selection'] !== true) {
   const byDate = [...train].sort((a, b) => a.soldAt.getTime() - b.soldAt.getTime());
   const cut = Math.round(byDate.length * (1 - SELECTION_SHARE));
@@ -66,7 +66,7 @@ if (flags['skip-selection'] !== true) {
   const holdout = selectionModel.data.holdout;
   const selected = byDate.slice(cut);
   const s = evaluate(selected.map((r) => r.price), selectionModel.valueAll(selected));
-  line += ` | own holdout RMSLE ${holdout.rmsle.toFixed(4)} (latest ${holdout.rows} of the earlier 95%, ${holdout.trees} trees)`;
+  line += ` | own holdout RMSLE ${holdout.rmsle.toFixed(4)} (latest ${holdout.rows} of the earlier ${Math.round((1 - SELECTION_SHARE) * 100)}%, ${holdout.trees} trees)`;
   line += ` | selection (latest ${selected.length}) RMSLE ${s.rmsle.toFixed(4)}, in range ${(s.coverage * 100).toFixed(1)}% (${selectionSeconds.toFixed(0)} s)`;
 }
 if (withTest) {
