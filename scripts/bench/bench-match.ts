@@ -1,5 +1,5 @@
 /**
- * `npm run bench:match -- [--alerts 100000] [--listings 10000] [--parallel 2] [--probe 120] [--rate 4] [--explain]`
+ * `npm run bench:match -- [--alerts 100000] [--listings 10000] [--parallel 2] [--probe 120] [--rate 4] [--explain] [--match-concurrency 4] [--notify-concurrency 4]`
  *
  * 1. Matching: seeds --alerts active alerts (owned by alerts/5 users) and --listings changed
  *    listings with a fixed random seed, then runs the matcher's one set-based statement over the
@@ -42,6 +42,9 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '4' },
     dir: { type: 'string', default: path.join(ROOT, '.data/bench-match') },
     explain: { type: 'boolean', default: false },
+    /** The matcher's and notifier's worker concurrency (MATCH_CONCURRENCY, NOTIFY_CONCURRENCY; product defaults). */
+    'match-concurrency': { type: 'string' },
+    'notify-concurrency': { type: 'string' },
     /** Statements run at once, each over its share of the batch (the match worker runs jobs concurrently too). */
     parallel: { type: 'string', default: String(Math.max(1, os.cpus().length)) },
   },
@@ -161,7 +164,10 @@ async function main(): Promise<void> {
     const [{ instant }] = (await database.sql`SELECT count(*) FILTER (WHERE frequency = 'instant')::int AS instant FROM alert_notifications`) as unknown as [{ instant: number }];
 
     // 2. Score written → instant e-mail in the outbox, through the real queues and services.
-    const config = parseConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: pg.url, DATA_DIR: dir, JWT_SECRET: randomBytes(32).toString('hex'), APP_URL: 'http://127.0.0.1:8080' });
+    const config = parseConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: pg.url, DATA_DIR: dir, JWT_SECRET: randomBytes(32).toString('hex'), APP_URL: 'http://127.0.0.1:8080',
+      ...(args['match-concurrency'] ? { MATCH_CONCURRENCY: args['match-concurrency'] } : {}),
+      ...(args['notify-concurrency'] ? { NOTIFY_CONCURRENCY: args['notify-concurrency'] } : {}),
+    });
     const logger = createLogger(config, 'bench-match');
     ctx = { config, logger, database, queues: new QueueRuntime({ kind: 'postgres', url: pg.url }, logger) };
     services.push(await startMatcher(ctx), await startNotifier(ctx));

@@ -9,7 +9,7 @@ import { createDigestHandler, createMatchHandler } from './match-listings.js';
 export const startMatcher: ServiceStarter = async (ctx) => {
   const logger = ctx.logger.child({ service: 'matcher' });
   const deps = { ...ctx, logger };
-  const matchWorker = ctx.queues.worker('match', createMatchHandler(deps), { concurrency: 4 });
+  const matchWorker = ctx.queues.worker('match', createMatchHandler(deps), { concurrency: ctx.config.MATCH_CONCURRENCY });
   const digestWorker = ctx.queues.worker('alertDigest', createDigestHandler(deps), { concurrency: 1 });
   logger.info({ queues: ['match', 'alert-digest'] }, 'match workers started');
   return {

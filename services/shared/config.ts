@@ -73,8 +73,10 @@ const envSchema = z
     TWILIO_API_BASE_URL: optionalUrl,
     /** UTC hour (0–23) at which daily alert digests are gathered and sent. */
     ALERT_DIGEST_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(7),
+    /** Match jobs (one changed listing each) each matcher process runs at once. */
+    MATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
     /** Jobs each notifier process runs at once, per queue (`notify`: one message; `notify-batch`: a batch). */
-    NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
     /** Instant alert messages per `notify-batch` job (the matcher splits a listing's matches into batches). */
     NOTIFY_BATCH_SIZE: z.coerce.number().int().min(1).max(500).default(50),
     /** Messages of one batch handed to the transport at once (SendGrid/Twilio calls in flight per batch). */
