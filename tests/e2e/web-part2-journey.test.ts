@@ -67,6 +67,9 @@ async function screen(page: Page, name: string): Promise<void> {
     for (const [width, viewport] of [['', DESKTOP], ['-mobile', MOBILE]] as const) {
       await page.setViewportSize(viewport);
       await page.waitForLoadState('networkidle').catch(() => {});
+      // A toast left from the step before moves (and fades) when the width changes; axe would
+      // measure its contrast mid-animation. Toasts are checked where they are raised.
+      await page.waitForFunction(() => document.querySelectorAll('[data-sonner-toast]').length === 0, null, { timeout: 15_000 });
       // Let transitions settle so contrast is measured on final colours.
       await page.waitForTimeout(600);
       await page.screenshot({ path: screenshotPath(`web-part2-${name}-${scheme}${width}`), fullPage: true });
@@ -87,9 +90,19 @@ async function screen(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/** Waits for a toast, then (its entry animation done) axe-scans the toasts on screen. */
 async function toast(page: Page, title: string, description?: string): Promise<void> {
   await page.getByText(title, { exact: true }).first().waitFor();
   if (description) await page.getByText(description, { exact: true }).first().waitFor();
+  await page.waitForTimeout(500);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    const toasts = document.querySelector('[data-sonner-toaster]');
+    return toasts ? (await axe.run(toasts, {})).violations : [];
+  })) as AxeViolation[];
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+  expect(serious, `the '${title}' toast`).toEqual([]);
 }
 
 beforeAll(async () => {
