@@ -6,24 +6,11 @@ import type { AppContext } from '../shared/context.js';
 import type { Payload } from '../shared/queues.js';
 import { listListingIdsToScore } from '../shared/repositories/listing-scores-repository.js';
 import { latestModelVersion } from '../shared/repositories/model-versions-repository.js';
+import { enqueueScoreJobsPaged } from './score-enqueue.js';
 import { trainAndStoreModel } from './train-model.js';
 
-const PAGE = 1000;
-
-export async function enqueueRescoreAll(ctx: AppContext, version: number): Promise<number> {
-  let after = 0;
-  let count = 0;
-  for (;;) {
-    const ids = await listListingIdsToScore(ctx.database.db, after, PAGE);
-    if (ids.length === 0) break;
-    await ctx.queues.enqueueBulk(
-      'score',
-      ids.map((listingId) => ({ listingId, reason: 'rescore' as const, version: `model-${version}` })),
-    );
-    count += ids.length;
-    after = ids[ids.length - 1]!;
-  }
-  return count;
+export function enqueueRescoreAll(ctx: AppContext, version: number): Promise<number> {
+  return enqueueScoreJobsPaged(ctx, (after, limit) => listListingIdsToScore(ctx.database.db, after, limit), `model-${version}`);
 }
 
 export async function runModelJob(ctx: AppContext, payload: Payload<'model'>): Promise<Record<string, unknown>> {

@@ -8,22 +8,10 @@
 import type { Schedule } from '../scheduler/schedules.js';
 import type { AppContext } from '../shared/context.js';
 import { listAuctionIdsDueForTimeRescore } from '../shared/repositories/listing-scores-repository.js';
-
-const PAGE = 1000;
+import { enqueueScoreJobsPaged } from './score-enqueue.js';
 
 export async function enqueueTimeRescores(ctx: AppContext, slot: string, now = new Date()): Promise<number> {
-  let after = 0;
-  let count = 0;
-  for (;;) {
-    const ids = await listAuctionIdsDueForTimeRescore(ctx.database.db, now, after, PAGE);
-    if (ids.length === 0) break;
-    await ctx.queues.enqueueBulk(
-      'score',
-      ids.map((listingId) => ({ listingId, reason: 'rescore' as const, version: `time-${slot}` })),
-    );
-    count += ids.length;
-    after = ids[ids.length - 1]!;
-  }
+  const count = await enqueueScoreJobsPaged(ctx, (after, limit) => listAuctionIdsDueForTimeRescore(ctx.database.db, now, after, limit), `time-${slot}`);
   if (count > 0) ctx.logger.info({ slot, count }, 'open auctions rescored for time left');
   return count;
 }

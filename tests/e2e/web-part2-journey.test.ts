@@ -21,7 +21,6 @@ import { importSalesCommand } from '../../scripts/cli/import-sales-command.js';
 import type { DemoSite } from '../../scripts/demo-site/demo-server.js';
 import { formatUsd } from '../../services/alerts/alert-messages.js';
 import { startCrawlWorker } from '../../services/crawler/index.js';
-import { requestCrawl, waitForRun } from '../../services/crawler/crawl-requests.js';
 import { startMatcher } from '../../services/matcher/index.js';
 import { startNotifier } from '../../services/notifier/index.js';
 import { startScorer } from '../../services/scorer/index.js';
@@ -29,7 +28,7 @@ import { trainAndStoreModel } from '../../services/scorer/train-model.js';
 import { CATEGORIES } from '../../services/shared/categories.js';
 import { listMessages } from '../../services/shared/repositories/outbox-repository.js';
 import type { ServiceHandle } from '../../services/shared/service.js';
-import { startTestDemoSite } from '../support/crawl-harness.js';
+import { crawlDemoAndSettle, startTestDemoSite } from '../support/crawl-harness.js';
 import { waitFor } from '../support/wait.js';
 import { buildApp } from '../../services/api/app.js';
 import { freePort } from '../../services/shared/database/embedded-postgres.js';
@@ -130,7 +129,7 @@ beforeAll(async () => {
   expect(await importSalesCommand.run(ctx, ['--format', 'fastiron', SALES])).toBe(0);
   await trainAndStoreModel(ctx.database.db, { params: { trees: 80, learningRate: 0.12 } });
   services = [await startCrawlWorker(ctx), await startScorer(ctx), await startMatcher(ctx), await startNotifier(ctx)];
-  await crawlAndSettle(); // the lots already on the site, before any alert exists
+  await crawlDemoAndSettle(ctx); // the lots already on the site, before any alert exists
   browser = await launchChromium();
   context = await browser.newContext({ viewport: DESKTOP, baseURL: stack.url, colorScheme: 'light' });
   // Only loopback: any other host is a bug in the app or the test.
@@ -145,19 +144,6 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** Crawls the demo site and waits until every score, match and notify job is done. */
-async function crawlAndSettle(): Promise<void> {
-  const ctx = stack.ctx;
-  const run = await waitForRun(ctx, (await requestCrawl(ctx, 'demo')).id, { timeoutMs: 90_000 });
-  expect(run.outcome).toBe('ok');
-  await waitFor(async () => {
-    for (const q of ['score', 'match', 'notify'] as const) {
-      const counts = await ctx.queues.queue(q).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-      if (Object.values(counts).some((n) => n > 0)) return undefined;
-    }
-    return true;
-  }, 120_000, 'the pipeline to settle');
-}
 
 describe('web app part 2 journey', () => {
   it('alerts → matched e-mail → profile → password → billing → 404, in both themes, with no serious axe violations', async () => {
@@ -209,11 +195,15 @@ describe('web app part 2 journey', () => {
       body: JSON.stringify({ lot_id: lotToPublish!.id, price: publishPrice }),
     });
     expect(published.status).toBe(201);
-    await crawlAndSettle();
+    await crawlDemoAndSettle(stack.ctx);
     const [lot] = await db.select().from(listings).where(eq(listings.externalId, lotToPublish!.id));
     expect(lot, 'the crawler stored the published lot').toBeDefined();
     expect(lot!.dealScore, 'the scorer valued it as underpriced').toBeGreaterThan(500);
-    const mails = (await listMessages(db, { to: email, limit: 20 })).filter((m) => m.kind === 'alert');
+    // The batch's sent mark is group-committed: wait for it rather than catch it mid-write.
+    const mails = await waitFor(async () => {
+      const found = (await listMessages(db, { to: email, limit: 20 })).filter((m) => m.kind === 'alert');
+      return found.length > 0 && found.every((m) => m.status !== 'queued' && m.status !== 'sending') ? found : undefined;
+    }, 30_000, 'the alert e-mail to be sent');
     expect(mails, 'exactly one alert e-mail').toHaveLength(1);
     const mail = mails[0]!;
     expect(mail.status).toBe('sent');

@@ -15,7 +15,6 @@ import type { DemoSite } from '../../scripts/demo-site/demo-server.js';
 import type { ApiApp } from '../../services/api/app.js';
 import { dealScoreText, formatUsd } from '../../services/alerts/alert-messages.js';
 import { startCrawlWorker } from '../../services/crawler/index.js';
-import { requestCrawl, waitForRun } from '../../services/crawler/crawl-requests.js';
 import { startMatcher } from '../../services/matcher/index.js';
 import { startNotifier } from '../../services/notifier/index.js';
 import { startScorer } from '../../services/scorer/index.js';
@@ -26,7 +25,7 @@ import type { ServiceHandle } from '../../services/shared/service.js';
 import { bearer, registerUser } from '../support/accounts.js';
 import { createTestApp } from '../support/app.js';
 import type { TestContext } from '../support/context.js';
-import { startTestDemoSite } from '../support/crawl-harness.js';
+import { crawlDemoAndSettle, startTestDemoSite } from '../support/crawl-harness.js';
 import { waitFor } from '../support/wait.js';
 
 const SALES = path.resolve(process.env.SHARED_DIR ?? '../shared', 'data/bulldozers/Train_first10931rows.csv.gz');
@@ -53,26 +52,13 @@ describe('alert end to end: demo site → crawl → score → match → outbox',
     await site?.close();
   });
 
-  /** Crawls the demo site and waits until every score, match and notify job is done. */
-  async function crawlAndSettle(): Promise<void> {
-    const run = await waitForRun(ctx, (await requestCrawl(ctx, 'demo')).id, { timeoutMs: 90_000 });
-    expect(run.outcome).toBe('ok');
-    await waitFor(async () => {
-      for (const q of ['score', 'match', 'notify'] as const) {
-        const counts = await ctx.queues.queue(q).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-        if (Object.values(counts).some((n) => n > 0)) return undefined;
-      }
-      return true;
-    }, 120_000, 'the pipeline to settle');
-  }
-
   async function publish(lot: DemoLot, price: number): Promise<void> {
     const res = await fetch(`${site.url}/_control/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lot_id: lot.id, price }) });
     expect(res.status).toBe(201);
   }
 
   it('one e-mail with why it matched; turned off, nothing more', async () => {
-    await crawlAndSettle(); // the lots already on the site, before any alert exists
+    await crawlDemoAndSettle(ctx); // the lots already on the site, before any alert exists
 
     // Two lots not yet published, of one equipment type the sales history knows well.
     const now = site.auction.now();
@@ -92,14 +78,18 @@ describe('alert end to end: demo site → crawl → score → match → outbox',
     // roughly, so "underpriced" must be plain enough for it too).
     const price = Math.round(first!.machine.marketValue * 0.2);
     await publish(first!, price);
-    await crawlAndSettle();
+    await crawlDemoAndSettle(ctx);
 
     const [stored] = await ctx.database.db.select().from(listings).where(eq(listings.externalId, first!.id));
     expect(stored, 'the crawler stored the published lot').toBeDefined();
     expect(stored!.dealScore, 'the scorer valued it').not.toBeNull();
     const valuation = JSON.stringify({ price: stored!.priceUsd, fair: stored!.fairValue, low: stored!.valueLow, high: stored!.valueHigh, market: first!.machine.marketValue, title: stored!.title, origin: first!.machine.origin, confidence: stored!.valuationConfidence });
     expect(stored!.dealScore!, valuation).toBeGreaterThan(500); // underpriced
-    const mails = (await listMessages(ctx.database.db, { to: buyer.user.email })).filter((m) => m.kind === 'alert');
+    // The batch's sent mark is group-committed: wait for it rather than catch it mid-write.
+    const mails = await waitFor(async () => {
+      const found = (await listMessages(ctx.database.db, { to: buyer.user.email })).filter((m) => m.kind === 'alert');
+      return found.length > 0 && found.every((m) => m.status !== 'queued' && m.status !== 'sending') ? found : undefined;
+    }, 30_000, 'the alert e-mail to be sent');
     expect(mails).toHaveLength(1);
     const mail = mails[0]!;
     expect(mail.status).toBe('sent');
@@ -113,14 +103,14 @@ describe('alert end to end: demo site → crawl → score → match → outbox',
     expect(mail.textBody).toContain('Turn this alert off: http://localhost:8080/api/alerts/unsubscribe/?token=');
 
     // Crawling again changes nothing: still one e-mail.
-    await crawlAndSettle();
+    await crawlDemoAndSettle(ctx);
     expect((await listMessages(ctx.database.db, { to: buyer.user.email })).filter((m) => m.kind === 'alert')).toHaveLength(1);
 
     // Turned off: the next underpriced lot of that type sends nothing.
     const off = await app.inject({ method: 'PATCH', url: `/api/alerts/${alertId}/`, headers: bearer(buyer.access_token), payload: { is_active: false } });
     expect(off.json().data.is_active).toBe(false);
     await publish(second!, Math.round(second!.machine.marketValue * 0.2));
-    await crawlAndSettle();
+    await crawlDemoAndSettle(ctx);
     const [next] = await ctx.database.db.select().from(listings).where(eq(listings.externalId, second!.id));
     expect(next?.scoredAt, 'the second lot went through scoring').toBeTruthy();
     expect((await listMessages(ctx.database.db, { to: buyer.user.email })).filter((m) => m.kind === 'alert')).toHaveLength(1);
