@@ -121,7 +121,7 @@ async function runListQuery<T>(db: DbOrTx, query: SQL, plan: SearchPlan, filter:
 /**
  * Counts are planned with their values every time (not prepared): a count reads every match, so
  * its best path depends on how many a price bound or state lets through, which a generic plan
- * cannot know (one took 3.6 s for a category+price+state count), and counts are cached
+ * cannot know (the benchmark's category+price+state shape had a p99 of 3.6 s), and counts are cached
  * (CountCache), so their planning time is paid rarely.
  */
 export async function countListed(db: DbOrTx, filter: ListFilter, plan: SearchPlan): Promise<number> {
