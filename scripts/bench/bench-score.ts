@@ -12,7 +12,7 @@ import { readFastIron, readSalePrices } from '../../services/shared/datasets/fas
 import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import { fastIronToInput, fastIronToSale } from '../../services/valuation/fastiron-sales.js';
 import type { TrainingSale, ValuationInput } from '../../services/valuation/features.js';
-import { mulberry32 } from '../../services/valuation/gbdt.js';
+import { seededRandom } from '../../services/shared/seeded-random.js';
 
 const TRAIN_ROWS = 20_000;
 const dir = path.join(loadConfig().SHARED_DIR, 'data/bulldozers');
@@ -29,7 +29,7 @@ for (const file of ['Train_first10931rows.csv.gz', 'Valid.csv.gz', 'Test.csv.gz'
     }
   }
 }
-const random = mulberry32(2026);
+const random = seededRandom(2026);
 const train = [...priced];
 while (train.length < TRAIN_ROWS) train.push(priced[Math.floor(random() * priced.length)]!);
 

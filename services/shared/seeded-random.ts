@@ -1,6 +1,6 @@
 /**
  * mulberry32: a small, fast, deterministic PRNG in [0, 1), so a given seed always yields the same
- * demo auctions or benchmark database.
+ * demo auctions, benchmark database or model (row and column sampling).
  */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

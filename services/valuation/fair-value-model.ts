@@ -5,7 +5,8 @@
  * error quantiles, then a refit on everything) keeps the range honest about drift over time.
  */
 import { ATTRIBUTE_FEATURES, encode as encodeAll, buildVocabulary, FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
-import { GbdtModel, mulberry32, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
+import { GbdtModel, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
+import { seededRandom } from '../shared/seeded-random.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
 const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS];
@@ -324,7 +325,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   let fit = usable.slice(0, usable.length - holdoutRows);
   let holdout = usable.slice(usable.length - holdoutRows);
   if (opts.holdout === 'random') {
-    const random = mulberry32(7);
+    const random = seededRandom(7);
     const inHoldout = usable.map(() => random() < holdoutRows / usable.length);
     fit = usable.filter((_, i) => !inHoldout[i]);
     holdout = usable.filter((_, i) => inHoldout[i]);

@@ -7,6 +7,7 @@
  * that order (many-vs-many). No maintained GBDT exists on npm; this one is pure and deterministic
  * (seeded sampling), so a trained model serialises to JSON and predicts identically after loading.
  */
+import { seededRandom } from '../shared/seeded-random.js';
 
 export type FeatureKind = 'numeric' | 'categorical';
 
@@ -149,19 +150,6 @@ function binOf(bins: FeatureBins, v: number): number {
   if (Number.isNaN(v)) return 0;
   if (bins.kind === 'numeric') return 1 + upperBoundCount(bins.edges, v);
   return bins.codeToBin.get(v) ?? 0;
-}
-
-// ---------- random ----------
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // ---------- tree growth ----------
@@ -551,7 +539,7 @@ export function trainGbdt(
   const grad = new Float64Array(n);
   if (weights && weights.length !== n) throw new Error('one weight per row');
   const hess = weights ? Float64Array.from(weights) : new Float64Array(n).fill(1);
-  const random = mulberry32(params.seed);
+  const random = seededRandom(params.seed);
   const trees: Tree[] = [];
   const report: TrainReport = { trainLoss: [], validLoss: [], bestIteration: 0, seconds: 0 };
   const knownCategories = bins.map((b) => (b.kind === 'categorical' ? b.binToCode.slice(1) : null));

@@ -5,7 +5,8 @@
  * folds) so a row never sees its own price.
  */
 import { normaliseModel, type TrainingSale, type ValuationInput } from './features.js';
-import { mulberry32, type FeatureSpec } from './gbdt.js';
+import { type FeatureSpec } from './gbdt.js';
+import { seededRandom } from '../shared/seeded-random.js';
 
 type Table = Record<string, [sum: number, count: number]>;
 
@@ -112,7 +113,7 @@ export function targetColumns(rows: ValuationInput[], te: TargetEncoding, outOfF
   let foldOf: Int32Array | undefined;
   let foldTables: Record<string, Table>[] | undefined;
   if (outOfFold) {
-    const random = mulberry32(99);
+    const random = seededRandom(99);
     foldOf = Int32Array.from(outOfFold.map(() => Math.floor(random() * FOLDS)));
     foldTables = Array.from({ length: FOLDS }, () => ({}));
     outOfFold.forEach((r, i) => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FairValueModel, LEFT_OUT_FEATURES, trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
-import { mulberry32 } from '../../services/valuation/gbdt.js';
+import { seededRandom } from '../../services/shared/seeded-random.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns } from '../../services/valuation/target-encoding.js';
 
 // Synthetic history: three wheel-loader models whose price falls with age, each model at its own rate.
-const random = mulberry32(11);
+const random = seededRandom(11);
 const MODELS = [
   { model: '980G', family: '980', secondary: 'G', base: 150_000, rate: 0.06 },
   { model: '950G', family: '950', secondary: 'G', base: 80_000, rate: 0.1 },

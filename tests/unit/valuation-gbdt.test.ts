@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GbdtModel, mulberry32, trainGbdt, type FeatureMatrix, type FeatureSpec } from '../../services/valuation/gbdt.js';
+import { seededRandom } from '../../services/shared/seeded-random.js';
+import { GbdtModel, trainGbdt, type FeatureMatrix, type FeatureSpec } from '../../services/valuation/gbdt.js';
 
 function matrix(columns: number[][]): FeatureMatrix {
   return { columns: columns.map((c) => Float64Array.from(c)), rows: columns[0]!.length };
@@ -24,7 +25,7 @@ describe('gradient-boosted trees', () => {
   });
 
   it('boosting reduces the training loss tree after tree and learns a smooth curve', () => {
-    const random = mulberry32(7);
+    const random = seededRandom(7);
     const n = 1000;
     const a = Array.from({ length: n }, () => random() * 10);
     const b = Array.from({ length: n }, () => random() * 10);
@@ -80,7 +81,7 @@ describe('gradient-boosted trees', () => {
   });
 
   it('serialise then deserialise gives identical predictions', () => {
-    const random = mulberry32(3);
+    const random = seededRandom(3);
     const n = 500;
     const a = Array.from({ length: n }, () => (random() < 0.1 ? NaN : random() * 100));
     const c = Array.from({ length: n }, () => Math.floor(random() * 20));
@@ -95,7 +96,7 @@ describe('gradient-boosted trees', () => {
   });
 
   it('is deterministic for a seed and stops early on a validation set', () => {
-    const random = mulberry32(11);
+    const random = seededRandom(11);
     const a = Array.from({ length: 400 }, () => random());
     const y = Float64Array.from(a.map((v) => v + (random() - 0.5)));
     const f: FeatureSpec[] = [{ name: 'a', kind: 'numeric' }];

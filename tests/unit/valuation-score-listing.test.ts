@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ComparableCandidate } from '../../services/valuation/comparables.js';
 import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
-import { mulberry32 } from '../../services/valuation/gbdt.js';
+import { seededRandom } from '../../services/shared/seeded-random.js';
 import { scoreListing, type ListingToScore } from '../../services/valuation/score-listing.js';
 
 // Synthetic history: two wheel-loader models whose price falls with age and hours.
-const random = mulberry32(5);
+const random = seededRandom(5);
 const sales: TrainingSale[] = Array.from({ length: 600 }, (_, i) => {
   const big = i % 2 === 0;
   const year = 1995 + Math.floor(random() * 15);
