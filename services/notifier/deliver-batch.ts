@@ -28,7 +28,7 @@ import {
   type OutboxMessage,
 } from '../shared/repositories/outbox-repository.js';
 import { createGroupWriter, forEachLimit } from './batch-helpers.js';
-import { SMS_NOT_SUPPORTED, SMS_OPTED_OUT, STALE_CLAIM_SECONDS } from './deliver-message.js';
+import { sendThroughTransport, SMS_NOT_SUPPORTED, SMS_OPTED_OUT, STALE_CLAIM_SECONDS } from './deliver-message.js';
 import type { EmailTransport } from './transports/index.js';
 import type { SmsTransport } from './transports/sms-transport.js';
 
@@ -66,17 +66,7 @@ export function createNotifyBatchHandler(deps: {
       if (message.channel === 'sms' && stopped.has(message.recipient)) return failPermanently(message, SMS_OPTED_OUT, 'skipped');
       let providerMessageId: string | null;
       try {
-        ({ providerMessageId } =
-          message.channel === 'sms'
-            ? await deps.sms!.send({ messageKey: message.messageKey, to: message.recipient, body: message.textBody })
-            : await deps.transport.send({
-                messageKey: message.messageKey,
-                from: deps.mailFrom,
-                to: message.recipient,
-                subject: message.subject,
-                text: message.textBody,
-                html: message.htmlBody,
-              }));
+        ({ providerMessageId } = await sendThroughTransport(deps, message));
       } catch (err) {
         const final = err instanceof NonRetryableError || lastAttempt;
         logger.warn({ messageKey: message.messageKey, attempt: job.attemptsMade + 1, final, err: errorMessage(err) }, 'message not sent');

@@ -15,6 +15,7 @@ import {
   markMessageAttemptFailed,
   markMessageSent,
   recordQueuedMessage,
+  type OutboxMessage,
 } from '../shared/repositories/outbox-repository.js';
 import type { EmailTransport } from './transports/index.js';
 import type { SmsTransport } from './transports/sms-transport.js';
@@ -26,6 +27,22 @@ export const STALE_CLAIM_SECONDS = 10 * 60;
 export const SMS_NOT_SUPPORTED = 'SMS delivery is not available yet: the message is recorded, not sent';
 
 export const SMS_OPTED_OUT = 'The recipient replied STOP: no SMS is sent to this number';
+
+type Transports = { transport: EmailTransport; sms?: SmsTransport; mailFrom: string };
+
+/** Hands a claimed message to its channel's transport (SMS needs `sms`: callers check first). */
+export function sendThroughTransport(deps: Transports, message: OutboxMessage): Promise<{ providerMessageId: string | null }> {
+  return message.channel === 'sms'
+    ? deps.sms!.send({ messageKey: message.messageKey, to: message.recipient, body: message.textBody })
+    : deps.transport.send({
+        messageKey: message.messageKey,
+        from: deps.mailFrom,
+        to: message.recipient,
+        subject: message.subject,
+        text: message.textBody,
+        html: message.htmlBody,
+      });
+}
 
 export type DeliveryOutcome = { status: 'sent' | 'already-sent' | 'skipped'; transport: string };
 
@@ -71,17 +88,7 @@ export function createNotifyHandler(deps: { db: Db; transport: EmailTransport; s
     }
 
     try {
-      const result =
-        payload.channel === 'sms'
-          ? await deps.sms!.send({ messageKey: message.messageKey, to: message.recipient, body: message.textBody })
-          : await deps.transport.send({
-              messageKey: message.messageKey,
-              from: deps.mailFrom,
-              to: message.recipient,
-              subject: message.subject,
-              text: message.textBody,
-              html: message.htmlBody,
-            });
+      const result = await sendThroughTransport(deps, message);
       await markMessageSent(db, message.messageKey, result.providerMessageId);
       await recordAlertDelivery(db, message.messageKey, { status: 'sent' });
       logger.info({ messageKey: message.messageKey, transport: transport.name, kind: message.kind }, 'message sent');
