@@ -30,10 +30,7 @@ import { listMessages } from '../../services/shared/repositories/outbox-reposito
 import type { ServiceHandle } from '../../services/shared/service.js';
 import { crawlDemoAndSettle, startTestDemoSite } from '../support/crawl-harness.js';
 import { waitFor } from '../support/wait.js';
-import { buildApp } from '../../services/api/app.js';
-import { freePort } from '../../services/shared/database/embedded-postgres.js';
-import { createTestContext } from '../support/context.js';
-import { buildWebApp, launchChromium, screenshotPath, type WebStack } from '../support/web-stack.js';
+import { launchChromium, screenshotPath, startWebStack, type WebStack } from '../support/web-stack.js';
 
 const require = createRequire(import.meta.url);
 // The app's CSP (script-src 'self') rightly blocks an injected <script>; evaluating the source over
@@ -105,26 +102,13 @@ async function toast(page: Page, title: string, description?: string): Promise<v
 }
 
 beforeAll(async () => {
-  // The product answers on the origin APP_URL names (checkout return URLs, e-mail links must be ours).
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   site = await startTestDemoSite({ lots: 40, publishedShare: 0.6 });
-  const web = await buildWebApp();
-  const ctx = await createTestContext({
-    env: { APP_URL: url, CRAWL_SOURCES: 'demo', DEMO_SITE_URL: site.url, CRAWL_CONCURRENCY: '4', CRAWL_TIMEOUT_MS: '5000' },
+  // The product answers on the origin APP_URL names (checkout return URLs, e-mail links must be ours).
+  stack = await startWebStack({
+    appUrlIsOwn: true,
+    env: { CRAWL_SOURCES: 'demo', DEMO_SITE_URL: site.url, CRAWL_CONCURRENCY: '4', CRAWL_TIMEOUT_MS: '5000' },
   });
-  const app = await buildApp(ctx, { webDist: web.dir });
-  await app.listen({ host: '127.0.0.1', port });
-  stack = {
-    url,
-    app,
-    ctx,
-    async close() {
-      await app.close();
-      await ctx.close();
-      web.remove();
-    },
-  };
+  const { ctx } = stack;
   // Sales history and a model, as the product's first start makes them (a quicker fit: fewer trees).
   expect(await importSalesCommand.run(ctx, ['--format', 'fastiron', SALES])).toBe(0);
   await trainAndStoreModel(ctx.database.db, { params: { trees: 80, learningRate: 0.12 } });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { buildApp, type ApiApp } from '../../services/api/app.js';
+import { freePort } from '../../services/shared/database/embedded-postgres.js';
 import { createTestContext, type TestContext } from './context.js';
 
 export const CHROMIUM_ARGS = [
@@ -46,11 +47,16 @@ export async function buildWebApp(): Promise<{ dir: string; remove(): void }> {
 
 export type WebStack = { url: string; app: ApiApp; ctx: TestContext; close(): Promise<void> };
 
-export async function startWebStack(opts: { env?: Record<string, string> } = {}): Promise<WebStack> {
+/**
+ * `appUrlIsOwn`: APP_URL names the stack's own origin (a free port chosen first), for journeys
+ * that follow links the product builds from it (checkout return URLs, e-mail links).
+ */
+export async function startWebStack(opts: { env?: Record<string, string>; appUrlIsOwn?: boolean } = {}): Promise<WebStack> {
+  const ownPort = opts.appUrlIsOwn ? await freePort() : 0;
   const web = await buildWebApp();
-  const ctx = await createTestContext({ env: opts.env });
+  const ctx = await createTestContext({ env: { ...opts.env, ...(opts.appUrlIsOwn ? { APP_URL: `http://127.0.0.1:${ownPort}` } : {}) } });
   const app = await buildApp(ctx, { webDist: web.dir });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: ownPort });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('API did not bind a TCP port');
   return {
