@@ -41,8 +41,11 @@ export function createNotifyBatchHandler(deps: {
   mailFrom: string;
   logger: Logger;
   parallelism: number;
+  /** NOTIFY_CLAIM_TIMEOUT_SECONDS (default STALE_CLAIM_SECONDS). */
+  claimTimeoutSeconds?: number;
 }): JobHandler<'notifyBatch'> {
   const { db, logger } = deps;
+  const claimTimeoutSeconds = deps.claimTimeoutSeconds ?? STALE_CLAIM_SECONDS;
   return async (payload: Payload<'notifyBatch'>, job: Job, token?: string): Promise<BatchOutcome> => {
     const keys = [...new Set(payload.messageKeys)];
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -55,8 +58,10 @@ export function createNotifyBatchHandler(deps: {
     const keepFirstError = (err: unknown) => void (databaseError ??= err);
     const recordSent = createGroupWriter((sent: Array<{ messageKey: string; providerMessageId: string | null }>) => markAlertMessagesSent(db, sent));
 
+    // Failure marks hold only while this job's claim does (see markMessageAttemptFailed): a
+    // claim that went stale may have been taken over, and the new sender's outcome stands.
     const failPermanently = async (message: OutboxMessage, error: string, status: 'failed' | 'skipped') => {
-      await markMessageAttemptFailed(db, message.messageKey, error, true);
+      if (!(await markMessageAttemptFailed(db, message.messageKey, error, true, message))) return;
       await recordAlertDelivery(db, message.messageKey, { status, error });
       outcome[status]++;
     };
@@ -71,7 +76,7 @@ export function createNotifyBatchHandler(deps: {
         const final = err instanceof NonRetryableError || lastAttempt;
         logger.warn({ messageKey: message.messageKey, attempt: job.attemptsMade + 1, final, err: errorMessage(err) }, 'message not sent');
         if (final) return failPermanently(message, errorMessage(err), 'failed');
-        await markMessageAttemptFailed(db, message.messageKey, errorMessage(err), false);
+        if (!(await markMessageAttemptFailed(db, message.messageKey, errorMessage(err), false, message))) return;
         outcome.retrying++;
         retryReason ??= errorMessage(err);
         return;
@@ -87,7 +92,7 @@ export function createNotifyBatchHandler(deps: {
     for (let i = 0; i < keys.length && databaseError === undefined; i += waveSize) {
       const wave = keys.slice(i, i + waveSize);
       // In the order they were matched (the claim's RETURNING has none).
-      const claimed = (await claimMessages(db, wave, { email: deps.transport.name, sms: deps.sms?.name ?? 'none' }, STALE_CLAIM_SECONDS)).sort((a, b) => a.id - b.id);
+      const claimed = (await claimMessages(db, wave, { email: deps.transport.name, sms: deps.sms?.name ?? 'none' }, claimTimeoutSeconds)).sort((a, b) => a.id - b.id);
       for (const m of claimed) claimedKeys.add(m.messageKey);
       // A number that replied STOP gets nothing more, even from batches queued before the reply.
       stopped = await optedOutPhones(db, claimed.filter((m) => m.channel === 'sms').map((m) => m.recipient));
@@ -111,7 +116,7 @@ export function createNotifyBatchHandler(deps: {
       // Only claims held elsewhere are left: look again when the oldest would be stale, without
       // spending an attempt (the sender may be dead; the stale-claim rule then lets this job send).
       const claimedAt = Math.min(...busy.map((k) => statuses.get(k)!.claimedAt?.getTime() ?? Date.now()));
-      const at = Math.max(Date.now() + 1000, claimedAt + STALE_CLAIM_SECONDS * 1000 + 1000);
+      const at = Math.max(Date.now() + 1000, claimedAt + claimTimeoutSeconds * 1000 + 1000);
       logger.info({ listingId: payload.listingId, ...outcome, until: new Date(at).toISOString() }, 'notify batch waits for messages held by another sender');
       await job.moveToDelayed(at, token);
       throw new DelayedError();

@@ -21,7 +21,11 @@ import type { EmailTransport } from './transports/index.js';
 import type { SmsTransport } from './transports/sms-transport.js';
 import { optedOutPhones, recordAlertDelivery } from '../shared/repositories/alerts-repository.js';
 
-/** A claim older than this belongs to a worker that died mid-send: the message may be retried. */
+/**
+ * A claim older than this belongs to a sender that is gone (died mid-send, or its job gave up):
+ * the message may be claimed again. The default of NOTIFY_CLAIM_TIMEOUT_SECONDS, which the
+ * notifier passes in as `claimTimeoutSeconds`.
+ */
 export const STALE_CLAIM_SECONDS = 10 * 60;
 
 export const SMS_NOT_SUPPORTED = 'SMS delivery is not available yet: the message is recorded, not sent';
@@ -46,8 +50,17 @@ export function sendThroughTransport(deps: Transports, message: OutboxMessage): 
 
 export type DeliveryOutcome = { status: 'sent' | 'already-sent' | 'skipped'; transport: string };
 
-export function createNotifyHandler(deps: { db: Db; transport: EmailTransport; sms?: SmsTransport; mailFrom: string; logger: Logger }): JobHandler<'notify'> {
+export function createNotifyHandler(deps: {
+  db: Db;
+  transport: EmailTransport;
+  sms?: SmsTransport;
+  mailFrom: string;
+  logger: Logger;
+  /** NOTIFY_CLAIM_TIMEOUT_SECONDS (default STALE_CLAIM_SECONDS). */
+  claimTimeoutSeconds?: number;
+}): JobHandler<'notify'> {
   const { db, logger } = deps;
+  const claimTimeoutSeconds = deps.claimTimeoutSeconds ?? STALE_CLAIM_SECONDS;
   return async (payload: Payload<'notify'>, job: Job): Promise<DeliveryOutcome> => {
     if (payload.channel === 'sms' && !deps.sms) {
       // Recorded so nothing is lost, and failed honestly: SMS arrives with the alerts capability.
@@ -79,7 +92,7 @@ export function createNotifyHandler(deps: { db: Db; transport: EmailTransport; s
       await recordAlertDelivery(db, payload.messageKey, { status: 'skipped', error: SMS_OPTED_OUT });
       return { status: 'skipped', transport: transport.name };
     }
-    const message = await claimMessage(db, payload.messageKey, transport.name, STALE_CLAIM_SECONDS);
+    const message = await claimMessage(db, payload.messageKey, transport.name, claimTimeoutSeconds);
     if (!message) {
       const current = await findMessageByKey(db, payload.messageKey);
       if (current?.status === 'sent') return { status: 'already-sent', transport: current.transport ?? transport.name };
@@ -96,8 +109,9 @@ export function createNotifyHandler(deps: { db: Db; transport: EmailTransport; s
     } catch (err) {
       const attempts = job.opts.attempts ?? 1;
       const final = err instanceof NonRetryableError || job.attemptsMade + 1 >= attempts;
-      await markMessageAttemptFailed(db, message.messageKey, errorMessage(err), final);
-      if (final) await recordAlertDelivery(db, message.messageKey, { status: 'failed', error: errorMessage(err) });
+      // Only while this claim holds: if it went stale and another sender has the message now, its outcome stands.
+      const marked = await markMessageAttemptFailed(db, message.messageKey, errorMessage(err), final, message);
+      if (final && marked) await recordAlertDelivery(db, message.messageKey, { status: 'failed', error: errorMessage(err) });
       logger.warn({ messageKey: message.messageKey, transport: transport.name, attempt: job.attemptsMade + 1, final, err: errorMessage(err) }, 'message not sent');
       throw err;
     }

@@ -18,16 +18,21 @@ export const startNotifier: ServiceStarter = async (ctx) => {
   const sms = createSmsTransport(ctx.config);
   const logger = ctx.logger.child({ service: 'notifier' });
   const concurrency = ctx.config.NOTIFY_CONCURRENCY;
-  const worker = ctx.queues.worker('notify', createNotifyHandler({ db: ctx.database.db, transport, sms, mailFrom: ctx.config.MAIL_FROM, logger }), { concurrency });
+  const claimTimeoutSeconds = ctx.config.NOTIFY_CLAIM_TIMEOUT_SECONDS;
+  const worker = ctx.queues.worker('notify', createNotifyHandler({ db: ctx.database.db, transport, sms, mailFrom: ctx.config.MAIL_FROM, logger, claimTimeoutSeconds }), {
+    concurrency,
+  });
   // Instant alert messages come in batches (one job per batch of a listing's matches).
   const batchWorker = ctx.queues.worker(
     'notifyBatch',
-    createNotifyBatchHandler({ db: ctx.database.db, transport, sms, mailFrom: ctx.config.MAIL_FROM, logger, parallelism: ctx.config.NOTIFY_SEND_PARALLELISM }),
+    createNotifyBatchHandler({ db: ctx.database.db, transport, sms, mailFrom: ctx.config.MAIL_FROM, logger, parallelism: ctx.config.NOTIFY_SEND_PARALLELISM, claimTimeoutSeconds }),
     { concurrency },
   );
   ctx.logger.info({ service: 'notifier', transport: transport.name, sms: sms.name }, 'notify worker started');
-  // Messages recorded while the queue store was down get their job back (at start, then every
-  // few minutes); job ids are message keys, so replicas doing this at once add nothing twice.
+  // Messages recorded while the queue store was down, and messages whose sender died or gave up
+  // while holding their claim (stale after NOTIFY_CLAIM_TIMEOUT_SECONDS), get a job (at start,
+  // then every few minutes); job ids are fixed per message and claim, so replicas doing this at
+  // once add nothing twice, and a job still has to claim its message to send it.
   const sweep = () =>
     requeueStrandedMessages(ctx)
       .then((count) => count && ctx.logger.warn({ service: 'notifier', count }, 'stranded messages put back on the notify queue'))

@@ -26,6 +26,11 @@ const csv = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** The shortest claim timeout that outlasts everything a claimer can still do with its messages. */
+export function minClaimTimeoutMs(sendTimeoutMs: number): number {
+  return 4 * sendTimeoutMs + 60_000;
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -81,6 +86,14 @@ const envSchema = z
     NOTIFY_BATCH_SIZE: z.coerce.number().int().min(1).max(500).default(50),
     /** Messages of one batch handed to the transport at once (SendGrid/Twilio calls in flight per batch). */
     NOTIFY_SEND_PARALLELISM: z.coerce.number().int().min(1).max(64).default(8),
+    /** How long one send (a SendGrid or Twilio request, an SMTP exchange) may take before it is given up and retried. */
+    NOTIFY_SEND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+    /**
+     * A message claimed for sending longer ago than this belongs to a sender that is gone (died,
+     * or its job gave up): the notifier's sweep and the next job may send it. Must outlast any
+     * send the claimer can still have in flight (checked below against NOTIFY_SEND_TIMEOUT_MS).
+     */
+    NOTIFY_CLAIM_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(600),
 
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
@@ -153,6 +166,18 @@ const envSchema = z
         input: env.JWT_SECRET,
         message:
           'JWT_SECRET is required when NODE_ENV=production with DATABASE_URL, and must be at least 32 random characters (e.g. `openssl rand -base64 48`)',
+      });
+      return z.NEVER;
+    }
+    // A claim must outlive every send its holder can still have in flight, or a merely slow
+    // sender's message is claimed and sent again: a batch lane sends up to two of its wave's
+    // claims in turn; the rest is headroom for the sent mark and a busy machine.
+    if (env.NOTIFY_CLAIM_TIMEOUT_SECONDS * 1000 < minClaimTimeoutMs(env.NOTIFY_SEND_TIMEOUT_MS)) {
+      ctx.issues.push({
+        code: 'custom',
+        path: ['NOTIFY_CLAIM_TIMEOUT_SECONDS'],
+        input: env.NOTIFY_CLAIM_TIMEOUT_SECONDS,
+        message: `must be at least ${Math.ceil(minClaimTimeoutMs(env.NOTIFY_SEND_TIMEOUT_MS) / 1000)} s (4 × NOTIFY_SEND_TIMEOUT_MS + 60 s), or a slow send could be claimed and sent twice`,
       });
       return z.NEVER;
     }

@@ -5,9 +5,10 @@ import { createSendGridTransport } from './sendgrid-transport.js';
 import { createSmtpTransport } from './smtp-transport.js';
 
 /** SendGrid when its key is set, else SMTP when its URL is set, else the local outbox. */
-export function createEmailTransport(config: Pick<Config, 'SENDGRID_API_KEY' | 'SENDGRID_BASE_URL' | 'SMTP_URL'>): EmailTransport {
-  if (config.SENDGRID_API_KEY) return createSendGridTransport({ apiKey: config.SENDGRID_API_KEY, baseUrl: config.SENDGRID_BASE_URL });
-  if (config.SMTP_URL) return createSmtpTransport({ url: config.SMTP_URL });
+export function createEmailTransport(config: Pick<Config, 'SENDGRID_API_KEY' | 'SENDGRID_BASE_URL' | 'SMTP_URL' | 'NOTIFY_SEND_TIMEOUT_MS'>): EmailTransport {
+  const timeoutMs = config.NOTIFY_SEND_TIMEOUT_MS;
+  if (config.SENDGRID_API_KEY) return createSendGridTransport({ apiKey: config.SENDGRID_API_KEY, baseUrl: config.SENDGRID_BASE_URL, timeoutMs });
+  if (config.SMTP_URL) return createSmtpTransport({ url: config.SMTP_URL, timeoutMs });
   return createOutboxTransport();
 }
 

@@ -75,10 +75,13 @@ export function classifyTwilioError(err: TwilioError): Error {
   return status === 429 || status >= 500 ? new RetryableError(message) : new NonRetryableError(message);
 }
 
-export function createTwilioTransport(opts: { accountSid: string; authToken: string; from: string; baseUrl?: string }): SmsTransport {
+export function createTwilioTransport(opts: { accountSid: string; authToken: string; from: string; baseUrl?: string; timeoutMs?: number }): SmsTransport {
+  // Bounded (the SDK's default is 30 s): a send must end well within the claim timeout.
+  const timeoutMs = opts.timeoutMs ?? 15_000;
   const client = twilio(opts.accountSid, opts.authToken, {
-    ...(opts.baseUrl ? { httpClient: new RoutedTwilioHttpClient(opts.baseUrl) as never } : {}),
+    ...(opts.baseUrl ? { httpClient: new RoutedTwilioHttpClient(opts.baseUrl, timeoutMs) as never } : {}),
     autoRetry: false,
+    timeout: timeoutMs,
   });
   return {
     name: 'twilio',
@@ -106,7 +109,7 @@ export function createSmsOutboxTransport(): SmsTransport {
 }
 
 export function createSmsTransport(
-  config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_FROM_NUMBER' | 'TWILIO_API_BASE_URL'>,
+  config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_FROM_NUMBER' | 'TWILIO_API_BASE_URL' | 'NOTIFY_SEND_TIMEOUT_MS'>,
 ): SmsTransport {
   if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM_NUMBER) {
     return createTwilioTransport({
@@ -114,6 +117,7 @@ export function createSmsTransport(
       authToken: config.TWILIO_AUTH_TOKEN,
       from: config.TWILIO_FROM_NUMBER,
       baseUrl: config.TWILIO_API_BASE_URL,
+      timeoutMs: config.NOTIFY_SEND_TIMEOUT_MS,
     });
   }
   return createSmsOutboxTransport();

@@ -6,8 +6,12 @@ import nodemailer from 'nodemailer';
 import { NonRetryableError, RetryableError } from '../../shared/errors.js';
 import type { EmailTransport, OutgoingEmail, SendResult } from './email-transport.js';
 
-export function createSmtpTransport(opts: { url: string }): EmailTransport {
-  const transporter = nodemailer.createTransport(opts.url);
+export function createSmtpTransport(opts: { url: string; timeoutMs?: number }): EmailTransport {
+  // nodemailer waits up to 2 min to connect and 10 min on a silent socket by default: bounded
+  // here (each phase, and the whole send), because a send must end well within the claim
+  // timeout (NOTIFY_CLAIM_TIMEOUT_SECONDS) or a slow one could be claimed and sent again.
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const transporter = nodemailer.createTransport({ url: opts.url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
   return {
     name: 'smtp',
     async send(message: OutgoingEmail): Promise<SendResult> {
@@ -19,6 +23,8 @@ export function createSmtpTransport(opts: { url: string }): EmailTransport {
           text: message.text,
           ...(message.html ? { html: message.html } : {}),
           headers: { 'X-Deal-Radar-Message-Key': message.messageKey },
+          // The whole exchange, not one phase: the connection is closed when it runs out.
+          signal: AbortSignal.timeout(timeoutMs),
         });
         return { providerMessageId: info.messageId ?? null };
       } catch (err) {

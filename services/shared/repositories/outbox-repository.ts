@@ -2,7 +2,7 @@
  * SQL for the message log (`outbox_messages`): every e-mail or SMS the product sends, whatever
  * the transport, with its status, attempts and last error.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { outboxMessages } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../database/db.js';
 
@@ -53,12 +53,25 @@ export async function markMessageSent(db: DbOrTx, messageKey: string, providerMe
     .where(eq(outboxMessages.messageKey, messageKey));
 }
 
-/** Records a failed attempt: back to `queued` for the next retry, or `failed` for good. */
-export async function markMessageAttemptFailed(db: DbOrTx, messageKey: string, error: string, final: boolean): Promise<void> {
-  await db
+/**
+ * Records a failed attempt: back to `queued` for the next retry, or `failed` for good. With
+ * `claim` (the message as its claim returned it), only while that claim still holds — status
+ * `sending` and no claim since (each claim counts an attempt): a sender slower than the claim
+ * timeout, whose message was claimed again and perhaps sent, must not put it back to `queued`
+ * (sent again) or fail it. Says whether the mark was made.
+ */
+export async function markMessageAttemptFailed(db: DbOrTx, messageKey: string, error: string, final: boolean, claim?: Pick<OutboxMessage, 'attempts'>): Promise<boolean> {
+  const rows = await db
     .update(outboxMessages)
     .set({ status: final ? 'failed' : 'queued', lastError: error.slice(0, 2000), claimedAt: null, updatedAt: sql`now()` })
-    .where(eq(outboxMessages.messageKey, messageKey));
+    .where(
+      and(
+        eq(outboxMessages.messageKey, messageKey),
+        claim ? and(eq(outboxMessages.status, 'sending'), eq(outboxMessages.attempts, claim.attempts)) : undefined,
+      ),
+    )
+    .returning({ id: outboxMessages.id });
+  return rows.length > 0;
 }
 
 export async function listMessages(db: DbOrTx, opts: { to?: string; limit?: number; kind?: string } = {}): Promise<OutboxMessage[]> {
@@ -75,12 +88,21 @@ export async function listMessages(db: DbOrTx, opts: { to?: string; limit?: numb
     .limit(Math.min(Math.max(opts.limit ?? 20, 1), 1000));
 }
 
-/** Messages still `queued` after `olderThanSeconds`: candidates for re-adding their job. */
-export async function listStrandedMessages(db: DbOrTx, olderThanSeconds: number, limit: number): Promise<OutboxMessage[]> {
+/**
+ * Candidates for a new job: messages still `queued` after `olderThanSeconds`, and messages whose
+ * claim is stale (`sending`, claimed longer ago than `claimTimeoutSeconds`: the claimer died, or
+ * its job ended without finishing them) — the same rule by which `claimMessage` lets them be claimed.
+ */
+export async function listStrandedMessages(db: DbOrTx, olderThanSeconds: number, limit: number, claimTimeoutSeconds: number): Promise<OutboxMessage[]> {
   return db
     .select()
     .from(outboxMessages)
-    .where(and(eq(outboxMessages.status, 'queued'), sql`${outboxMessages.updatedAt} < now() - make_interval(secs => ${olderThanSeconds})`))
+    .where(
+      or(
+        and(eq(outboxMessages.status, 'queued'), sql`${outboxMessages.updatedAt} < now() - make_interval(secs => ${olderThanSeconds})`),
+        and(eq(outboxMessages.status, 'sending'), sql`${outboxMessages.claimedAt} < now() - make_interval(secs => ${claimTimeoutSeconds})`),
+      ),
+    )
     .orderBy(outboxMessages.id)
     .limit(limit);
 }
