@@ -7,8 +7,9 @@
  * child process on a free loopback port, and drives it with autocannon: one run per query shape,
  * each request of a shape varying its parameters (categories, states, words, pages). Prints
  * p50/p95/p99 latency, requests/s and CPU per request (API process, PostgreSQL) per shape,
- * `/api/health/` as the framework's ceiling in the same run, and the EXPLAIN (ANALYZE) plans of the
- * queries behind the shapes. Talks only to 127.0.0.1.
+ * `/api/health/` as the framework's ceiling in the same run; then, the API stopped, the in-memory
+ * index's own count and page times per shape and the EXPLAIN (ANALYZE) plans of the queries
+ * PostgreSQL still runs per request. Talks only to 127.0.0.1.
  *
  * Also: --only <part,part…> (shapes whose name contains a part), --skip-plans, --cpu-prof <dir>
  * (a V8 CPU profile of the API child, written when it exits).
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { loadConfig } from '../../services/shared/config.js';
@@ -28,7 +30,10 @@ import { connectDatabase, runMigrations } from '../../services/shared/database/d
 import { freePort, startEmbeddedPostgres } from '../../services/shared/database/embedded-postgres.js';
 import { toListRequest } from '../../services/listings/listing-rules.js';
 import { listQuerySchema } from '../../services/listings/listing-schemas.js';
-import { countListedQuery, listedPageQuery, planSearch } from '../../services/shared/repositories/listings-repository.js';
+import { cardsByIdsQuery, searchCorrectionsQuery } from '../../services/shared/repositories/listings-repository.js';
+import { changesSinceQuery, parseSnapshot } from '../../services/shared/repositories/listing-index-repository.js';
+import { ListingIndexSync } from '../../services/listings/listing-index-sync.js';
+import { ListingsQuery } from '../../services/listings/listings-query.js';
 import { BENCH_SOURCES, seedListings } from '../seed-listings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -206,38 +211,67 @@ async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
   throw new Error('API did not become healthy within 60 s');
 }
 
-/** The access path of a plan: its scan nodes on listings, e.g. "Index Only Scan using listings_open_score_desc_idx". */
-function accessPath(lines: string[]): string {
-  const scans = lines
-    .map((l) => /((?:Parallel )?(?:Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan|Bitmap Heap Scan)(?: using| on)? \S+)/.exec(l)?.[1])
-    .filter((x): x is string => Boolean(x) && !/_pkey|categories|sources/.test(x!));
-  return [...new Set(scans)].join(' + ');
-}
-
-async function explainPlans(url: string): Promise<{ plans: string; summary: string }> {
-  const database = connectDatabase(url, { max: 1 });
-  const dialect = new PgDialect({ casing: 'snake_case' });
+/**
+ * The list route's work outside HTTP, at this size: the index's load time and memory, then per
+ * shape the index's count and page times (median of repeated runs, one core), and the EXPLAIN
+ * (ANALYZE) plans of the queries PostgreSQL still runs per request (the sync, the cards by id,
+ * the typo corrections).
+ */
+async function indexFigures(url: string, log: (line: string) => void): Promise<{ plans: string; summary: string }> {
+  const database = connectDatabase(url, { max: 2 });
+  const sync = new ListingIndexSync({ client: database.sql, db: database.db });
   const out: string[] = [];
-  const summary = ['| shape | query | access path | execution ms |', '|---|---|---|---:|'];
+  const summary = ['| shape | count µs | page µs |', '|---|---:|---:|'];
   try {
+    const memoryBefore = process.memoryUsage();
+    const loadStarted = performance.now();
+    const index = await sync.fresh();
+    const loadMs = performance.now() - loadStarted;
+    global.gc?.();
+    const memoryAfter = process.memoryUsage();
+    const stats = index.stats();
+    const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+    log(
+      `index: ${stats.live.toLocaleString('en-US')} listings, ${stats.terms.toLocaleString('en-US')} terms, loaded in ${(loadMs / 1000).toFixed(1)} s; ` +
+        `RSS +${mib(memoryAfter.rss - memoryBefore.rss)} MiB (typed arrays ≈ ${mib(stats.approxBytes)} MiB)`,
+    );
+    const query = new ListingsQuery({ db: database.db, index: sync, cacheTtlMs: 0 });
+    const median = (run: () => void) => {
+      const times: number[] = [];
+      for (let i = 0; i < 41; i++) {
+        const t = performance.now();
+        run();
+        times.push(performance.now() - t);
+      }
+      return times.sort((a, b) => a - b)[20]! * 1000;
+    };
+    const now = Date.now();
     for (const shape of SHAPES) {
       if (shape.explain === undefined) continue;
-      const query = listQuerySchema.parse(Object.fromEntries(new URLSearchParams(shape.explain)));
-      const request = toListRequest(query);
-      const plan = await planSearch(database.db, request.filter);
-      for (const [label, built] of [
-        ['page', listedPageQuery(request, plan)],
-        ['count', countListedQuery(request.filter, plan)],
-      ] as const) {
-        const q = dialect.sqlToQuery(built);
-        const rows = await database.sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, SUMMARY ON) ${q.sql}`, q.params as never[]);
-        const lines = rows.map((r) => String((r as Record<string, unknown>)['QUERY PLAN']));
-        const ms = lines.map((l) => /Execution Time: ([\d.]+)/.exec(l)?.[1]).find(Boolean) ?? '?';
-        summary.push(`| ${shape.name} | ${label} | ${accessPath(lines).replace(/\|/g, '/')} | ${ms} |`);
-        out.push(`### ${shape.name} — ${label} (\`?${shape.explain}\`)\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n`);
-      }
+      const request = toListRequest(listQuerySchema.parse(Object.fromEntries(new URLSearchParams(shape.explain))));
+      const filter = await query.indexFilterOf(request.filter);
+      const total = index.count(filter, now);
+      const offset = (request.page - 1) * request.pageSize;
+      const countUs = median(() => index.count(filter, now));
+      const pageUs = median(() => index.page(filter, request.sort, offset, request.pageSize, now, total));
+      summary.push(`| ${shape.name} (\`?${shape.explain}\`) | ${countUs.toFixed(0)} | ${pageUs.toFixed(0)} |`);
+    }
+    const pageIds = index.page({ groups: [] }, 'deal_score_high', 0, 15, now);
+    const dialect = new PgDialect({ casing: 'snake_case' });
+    const [{ snapshot } = { snapshot: '' }] = await database.sql<Array<{ snapshot: string }>>`SELECT pg_current_snapshot()::text AS snapshot`;
+    const queries: Array<[string, SQL | undefined]> = [
+      ['sync: changes since the last snapshot', changesSinceQuery(parseSnapshot(snapshot), 50_000)],
+      ['page: the 15 cards by id', cardsByIdsQuery(pageIds)],
+      ['search: typo corrections for "catterpillar 320"', searchCorrectionsQuery(['catterpillar', '320'])],
+    ];
+    for (const [label, built] of queries) {
+      if (!built) continue;
+      const q = dialect.sqlToQuery(built);
+      const rows = await database.sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, SUMMARY ON) ${q.sql}`, q.params as never[]);
+      out.push(`### ${label}\n\n\`\`\`\n${rows.map((r) => String((r as Record<string, unknown>)['QUERY PLAN'])).join('\n')}\n\`\`\`\n`);
     }
   } finally {
+    await sync.close();
     await database.close();
   }
   return { plans: out.join('\n'), summary: summary.join('\n') };
@@ -308,6 +342,11 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     await waitForHealth(base, api);
+    // The API loads its listing index at start; the first list request waits for it.
+    const loadStarted = Date.now();
+    const first = await fetch(`${base}${L}`, { signal: AbortSignal.timeout(300_000) });
+    if (!first.ok) throw new Error(`first list request: ${first.status} ${await first.text()}`);
+    log(`first list request answered after ${((Date.now() - loadStarted) / 1000).toFixed(1)} s (the API's listing index loading)`);
     log(`API (child pid ${api.pid}) on ${base}; ${CONNECTIONS} connections, ${DURATION} s per shape after a 2 s warm-up`);
 
     const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ');
@@ -349,12 +388,12 @@ async function main(): Promise<void> {
           `targets: ${worstP95 <= 50 && listRps >= 0.25 * health.rps ? 'MET' : 'NOT MET'}\n\n`,
       );
     }
-    // Stop the API first so the plans are timed on a quiet database.
+    // Stop the API first so the index and the plans are timed on a quiet machine.
     api.kill('SIGTERM');
     await new Promise((r) => api!.once('exit', r));
     if (args['skip-plans']) return;
-    const { plans, summary } = await explainPlans(pg.url);
-    process.stdout.write(`\nEXPLAIN (ANALYZE), one run each, no load:\n\n${summary}\n\n`);
+    const { plans, summary } = await indexFigures(pg.url, log);
+    process.stdout.write(`\nThe index alone, in this process, no load (median of 41 runs):\n\n${summary}\n\n`);
     const plansOut = args['plans-out'] ? path.resolve(args['plans-out']) : path.join(dir, 'plans.md');
     writeFileSync(plansOut, plans);
     log(`query plans (EXPLAIN ANALYZE) written to ${plansOut}`);

@@ -9,11 +9,12 @@
  */
 export type CountCacheOptions = { baseTtlMs: number; maxTtlMs: number; maxEntries?: number; now?: () => number };
 
-type Entry = { value: number; freshUntil: number; staleUntil: number };
+type Entry<T> = { value: T; freshUntil: number; staleUntil: number };
 
-export class CountCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<number>>();
+/** Also reused for other values that cost a query and move slowly (search-word analyses). */
+export class CountCache<T = number> {
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly inFlight = new Map<string, Promise<T>>();
   private readonly now: () => number;
   private readonly maxEntries: number;
 
@@ -23,7 +24,7 @@ export class CountCache {
   }
 
   /** The cached count, or `compute()`'s; concurrent misses for one key share one computation. */
-  async get(key: string, compute: () => Promise<number>): Promise<number> {
+  async get(key: string, compute: () => Promise<T>): Promise<T> {
     if (this.opts.baseTtlMs <= 0) return compute();
     const now = this.now();
     const hit = this.entries.get(key);
@@ -36,7 +37,7 @@ export class CountCache {
     return this.refresh(key, compute);
   }
 
-  private refresh(key: string, compute: () => Promise<number>): Promise<number> {
+  private refresh(key: string, compute: () => Promise<T>): Promise<T> {
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     const started = this.now();
@@ -51,7 +52,7 @@ export class CountCache {
     return promise;
   }
 
-  private set(key: string, entry: Entry): void {
+  private set(key: string, entry: Entry<T>): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;

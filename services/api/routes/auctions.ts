@@ -6,19 +6,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../shared/context.js';
 import { notFound } from '../../shared/errors.js';
-import {
-  countListed,
-  findListingDetail,
-  listCategories,
-  listListedPage,
-  listListingImageUrls,
-  listPriceObservations,
-  planSearch,
-} from '../../shared/repositories/listings-repository.js';
+import { findListingDetail, listCategories, listListingImageUrls, listPriceObservations } from '../../shared/repositories/listings-repository.js';
 import { isNumericId } from '../../shared/slug.js';
 import { fastResponseSerializer } from '../plugins/fast-serializer.js';
-import { CountCache } from '../../listings/count-cache.js';
-import { filterKey, pagination, toCard, toDetail, toListRequest } from '../../listings/listing-rules.js';
+import { ListingIndexSync } from '../../listings/listing-index-sync.js';
+import { ListingsQuery } from '../../listings/listings-query.js';
+import { pagination, toCard, toDetail, toListRequest } from '../../listings/listing-rules.js';
 import {
   badRequestSchema,
   categoriesResponseSchema,
@@ -33,9 +26,12 @@ import {
 export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const db = ctx.database.db;
-    // A filter's count is reused a while (see CountCache); pages themselves are always fresh.
-    const ttlMs = ctx.config.LISTINGS_COUNT_CACHE_SECONDS * 1000;
-    const counts = new CountCache({ baseTtlMs: ttlMs, maxTtlMs: 12 * ttlMs });
+    // Which listings and in what order: this process's in-memory index, synced with every
+    // committed change before each request; a filter's count is reused a while (CountCache).
+    const index = new ListingIndexSync({ client: ctx.database.sql, db, logger: app.log });
+    index.start();
+    app.addHook('onClose', async () => index.close());
+    const listings = new ListingsQuery({ db, index, cacheTtlMs: ctx.config.LISTINGS_COUNT_CACHE_SECONDS * 1000 });
     // The two hot routes: compiled serializers, responses still checked by zod outside production.
     const serializerCompiler = fastResponseSerializer({ verify: ctx.config.NODE_ENV !== 'production' });
 
@@ -52,10 +48,7 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const listRequest = toListRequest(request.query);
-        const plan = await planSearch(db, listRequest.filter);
-        const total = await counts.get(filterKey(listRequest.filter), () => countListed(db, listRequest.filter, plan));
-        const offset = (listRequest.page - 1) * listRequest.pageSize;
-        const rows = offset < total ? await listListedPage(db, listRequest, plan) : [];
+        const { rows, total } = await listings.list(listRequest);
         return { data: { items: rows.map(toCard), pagination: pagination(listRequest.page, listRequest.pageSize, total) } };
       },
     );

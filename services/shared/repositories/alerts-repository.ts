@@ -15,17 +15,12 @@ import type { Condition } from '../../../db/schema/listings.js';
 import { parseAlertMessageKey } from '../../alerts/alert-message-keys.js';
 import type { AlertCriteria } from '../../alerts/alert-rules.js';
 import type { DbOrTx } from '../database/db.js';
+import { intArray } from '../database/sql-arrays.js';
 
 export type AlertRow = typeof alerts.$inferSelect;
 export type MatchTrigger = 'new' | 'scored' | 'price_drop';
 /** A listing that appeared, was (re)scored or dropped in price. */
 export type ChangedListing = { listingId: number; trigger: MatchTrigger };
-
-/** A Postgres int[] literal from checked integers (one parameter, whatever the count). */
-function intArray(ids: number[]): SQL {
-  if (!ids.every((id) => Number.isSafeInteger(id))) throw new Error('ids must be integers');
-  return sql`${`{${ids.join(',')}}`}::int[]`;
-}
 
 function criteriaValues(c: AlertCriteria) {
   return {

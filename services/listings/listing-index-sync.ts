@@ -1,0 +1,143 @@
+/**
+ * Keeps a process's ListingIndex in step with PostgreSQL. Loads the listed listings under one
+ * snapshot, then follows the change log (migration 0014): before answering, a request waits for
+ * a sync that *started after it arrived*, so it sees every listing change committed before it
+ * (what a crawl or the scorer just wrote is listed on the next request, in any process).
+ * Concurrent requests share syncs: one runs, at most one more is queued behind it, so under load
+ * a sync (one indexed query, usually returning nothing) serves many requests. A timer syncs an
+ * idle process too and prunes the log.
+ *
+ * Reloads (built aside, then swapped) when a sync cannot be applied change by change: a TRUNCATE,
+ * more changes than `maxChangesPerSync` (a rescore of everything), more dead slots than live ones,
+ * or a process that has not synced for longer than half the log's retention.
+ */
+import type { Logger } from 'pino';
+import type { DbOrTx, Sql } from '../shared/database/db.js';
+import {
+  findListedForIndex,
+  listingChangesSince,
+  loadListedListings,
+  pruneListingChanges,
+  type Snapshot,
+} from '../shared/repositories/listing-index-repository.js';
+import { ListingIndex } from './listing-index.js';
+
+export type ListingIndexSyncOptions = {
+  client: Sql;
+  db: DbOrTx;
+  logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** How often an idle process syncs (ms). */
+  intervalMs?: number;
+  /** Change-log rows older than this are pruned (s). */
+  retentionSeconds?: number;
+  maxChangesPerSync?: number;
+  now?: () => number;
+};
+
+export class ListingIndexSync {
+  private index: ListingIndex | null = null;
+  private snapshot: Snapshot | null = null;
+  private lastSyncAt = 0;
+  private lastPruneAt = 0;
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly intervalMs: number;
+  private readonly retentionMs: number;
+  private readonly maxChanges: number;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: ListingIndexSyncOptions) {
+    this.intervalMs = opts.intervalMs ?? 1000;
+    this.retentionMs = (opts.retentionSeconds ?? 600) * 1000;
+    this.maxChanges = opts.maxChangesPerSync ?? 50_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Starts loading now and syncing in the background (requests need not wait for a timer). */
+  start(): void {
+    void this.sync().catch((err: unknown) => this.opts.logger?.error({ err }, 'listing index: first load failed'));
+    this.timer = setInterval(() => {
+      void this.sync().catch((err: unknown) => this.opts.logger?.warn({ err }, 'listing index: sync failed'));
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** The index, reflecting every listing change committed before this call. */
+  async fresh(): Promise<ListingIndex> {
+    await this.sync();
+    if (!this.index) throw new Error('listing index not loaded');
+    return this.index;
+  }
+
+  /** A sync that starts after this call (joins the queued one if there is one). */
+  sync(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('listing index closed'));
+    if (!this.running) {
+      this.running = this.runSync().finally(() => {
+        this.running = null;
+      });
+      return this.running;
+    }
+    if (!this.queued) {
+      this.queued = this.running
+        .catch(() => {})
+        .then(() => {
+          this.queued = null;
+          return this.sync();
+        });
+    }
+    return this.queued;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([this.running, this.queued]);
+  }
+
+  stats() {
+    return this.index?.stats();
+  }
+
+  private async runSync(): Promise<void> {
+    const { db } = this.opts;
+    const fellBehind = this.index !== null && this.now() - this.lastSyncAt > this.retentionMs / 2;
+    if (!this.index || !this.snapshot || fellBehind) return this.reload(fellBehind ? 'no sync for too long' : 'first load');
+    const startedAt = this.now();
+    const changes = await listingChangesSince(db, this.snapshot, this.maxChanges);
+    if (changes.ids === null) return this.reload('many changes or a truncate');
+    if (changes.ids.length > 0) {
+      const listed = await findListedForIndex(db, changes.ids);
+      const stillListed = new Set(listed.map((l) => l.id));
+      for (const id of changes.ids) if (!stillListed.has(id)) this.index.remove(id);
+      for (const listing of listed) this.index.upsert(listing);
+    }
+    this.snapshot = changes.snapshot;
+    this.lastSyncAt = startedAt;
+    const { dead, live } = this.index.stats();
+    if (dead > 10_000 && dead > live) return this.reload('more dead slots than live ones');
+    if (startedAt - this.lastPruneAt > 60_000) {
+      this.lastPruneAt = startedAt;
+      await pruneListingChanges(db, this.retentionMs / 1000);
+    }
+  }
+
+  private async reload(reason: string): Promise<void> {
+    const started = this.now();
+    const index = new ListingIndex();
+    const snapshot = await loadListedListings(this.opts.client, (batch) => {
+      for (const listing of batch) index.add(listing);
+    });
+    index.finishLoad();
+    this.index = index;
+    this.snapshot = snapshot;
+    this.lastSyncAt = started;
+    const stats = index.stats();
+    this.opts.logger?.info(
+      { listings: stats.live, terms: stats.terms, ms: this.now() - started, approxMiB: Math.round(stats.approxBytes / 2 ** 20), reason },
+      'listing index loaded',
+    );
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Answers the list route: which listings, in what order, how many (the in-memory index, kept
+ * fresh by ListingIndexSync), then their cards (PostgreSQL, by id). Search words are analysed
+ * once per spelling — typo corrections from the make/model lexicon, make synonyms, and each
+ * alternative's lexemes from PostgreSQL's parser — and the analysis is reused as long as counts
+ * are (LISTINGS_COUNT_CACHE_SECONDS): it only moves when a new make or model word appears.
+ */
+import type { DbOrTx } from '../shared/database/db.js';
+import { analyseSearchWords } from '../shared/repositories/listing-index-repository.js';
+import { findSearchCorrections, listCardsByIds } from '../shared/repositories/listings-repository.js';
+import { CountCache } from './count-cache.js';
+import type { IndexFilter, WordGroup } from './listing-index.js';
+import type { ListingIndexSync } from './listing-index-sync.js';
+import { filterKey, MAKE_SYNONYMS, type ListFilter, type ListingRow, type ListRequest } from './listing-rules.js';
+
+export class ListingsQuery {
+  private readonly counts: CountCache;
+  private readonly analyses: CountCache<WordGroup[]>;
+
+  constructor(
+    private readonly deps: { db: DbOrTx; index: ListingIndexSync; cacheTtlMs: number; now?: () => number },
+  ) {
+    this.counts = new CountCache({ baseTtlMs: deps.cacheTtlMs, maxTtlMs: 12 * deps.cacheTtlMs });
+    this.analyses = new CountCache<WordGroup[]>({ baseTtlMs: deps.cacheTtlMs * 12, maxTtlMs: deps.cacheTtlMs * 12 });
+  }
+
+  async list(request: ListRequest): Promise<{ rows: ListingRow[]; total: number }> {
+    const { filter } = request;
+    const indexFilter = await this.indexFilterOf(filter);
+    const index = await this.deps.index.fresh();
+    const now = (this.deps.now ?? Date.now)();
+    const total = await this.counts.get(filterKey(filter), async () => index.count(indexFilter, now));
+    const offset = (request.page - 1) * request.pageSize;
+    if (offset >= total) return { rows: [], total };
+    const ids = index.page(indexFilter, request.sort, offset, request.pageSize, now, total);
+    const cards = await listCardsByIds(this.deps.db, ids);
+    const byId = new Map(cards.map((card) => [card.id, card]));
+    // A listing deleted between the index and this read is left out rather than shown empty.
+    const rows = ids.flatMap((id) => byId.get(id) ?? []);
+    return { rows, total };
+  }
+
+  /** The filter as the index takes it (search words analysed). */
+  async indexFilterOf(filter: ListFilter): Promise<IndexFilter> {
+    const words = filter.searchWords;
+    const groups = words.length > 0 ? await this.analyses.get(words.join(' '), () => this.analyse(words)) : [];
+    return toIndexFilter(filter, groups);
+  }
+
+  /** One word group per search word: the word (a prefix when it holds a digit, so "320" finds "320D"), its corrections and synonyms. */
+  private async analyse(words: string[]): Promise<WordGroup[]> {
+    const corrections = await findSearchCorrections(this.deps.db, words);
+    return analyseSearchWords(
+      this.deps.db,
+      words.map((word) => {
+        const fixed = corrections.get(word) ?? [];
+        const alternatives = [word, ...fixed, ...[word, ...fixed].flatMap((w) => MAKE_SYNONYMS[w] ?? [])];
+        return { alternatives: [...new Set(alternatives)], prefix: /[0-9]/.test(word) };
+      }),
+    );
+  }
+}
+
+export function toIndexFilter(filter: ListFilter, groups: WordGroup[]): IndexFilter {
+  return {
+    categoryId: filter.categoryId,
+    minPrice: filter.minPrice,
+    maxPrice: filter.maxPrice,
+    state: filter.location?.state,
+    city: filter.location?.city,
+    groups,
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * SQL behind the list route's in-memory index (services/listings/listing-index*.ts): loading the
+ * open listings under one snapshot, reading the change log since a snapshot (migration 0014),
+ * reading changed listings, pruning the log, and turning search words into lexemes with
+ * PostgreSQL's own parser (so a query word is stemmed exactly as the indexed text was).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Sql } from '../database/db.js';
+import { executePrepared } from '../database/prepared.js';
+import { intArray, textArray } from '../database/sql-arrays.js';
+import { parseTsvector, type IndexedListing } from '../../listings/listing-index.js';
+
+/** A PostgreSQL snapshot (pg_current_snapshot()): what a reader saw. */
+export type Snapshot = { xmin: string; xmax: string; inProgress: string[] };
+
+export function parseSnapshot(text: string): Snapshot {
+  const [xmin, xmax, xip = ''] = text.split(':');
+  if (!xmin || !xmax || !/^\d+$/.test(xmin) || !/^\d+$/.test(xmax)) throw new Error(`not a snapshot: ${text}`);
+  return { xmin, xmax, inProgress: xip ? xip.split(',') : [] };
+}
+
+type IndexRow = {
+  id: number;
+  status: string;
+  deal_score: number | null;
+  price_usd: number | null;
+  category_id: number;
+  state: string | null;
+  city: string | null;
+  end_at: number | null;
+  search_vector: string | null;
+};
+
+const INDEX_COLUMNS = sql`
+  l.id, l.status, l.deal_score, l.price_usd::float8 AS price_usd, l.category_id, l.state, lower(l.city) AS city,
+  (extract(epoch FROM l.auction_end_at) * 1000)::float8 AS end_at, l.search_vector::text AS search_vector`;
+
+function toIndexed(row: IndexRow): IndexedListing {
+  const { lexemes, weights } = parseTsvector(row.search_vector ?? '');
+  return {
+    id: row.id,
+    dealScore: row.deal_score,
+    priceUsd: row.price_usd,
+    categoryId: row.category_id,
+    state: row.state,
+    city: row.city,
+    endAt: row.end_at,
+    lexemes,
+    weights,
+  };
+}
+
+/**
+ * Every listing that is listed now, in batches, and the snapshot they were read under (one
+ * repeatable-read transaction: the changes to follow are exactly those it could not see).
+ */
+export async function loadListedListings(client: Sql, onBatch: (listings: IndexedListing[]) => void, batchSize = 5000): Promise<Snapshot> {
+  return client.begin('isolation level repeatable read read only', async (tx) => {
+    const [{ snapshot } = { snapshot: '' }] = await tx<Array<{ snapshot: string }>>`SELECT pg_current_snapshot()::text AS snapshot`;
+    const query = tx.unsafe<IndexRow[]>(
+      `SELECT l.id, l.status, l.deal_score, l.price_usd::float8 AS price_usd, l.category_id, l.state, lower(l.city) AS city,
+         (extract(epoch FROM l.auction_end_at) * 1000)::float8 AS end_at, l.search_vector::text AS search_vector
+       FROM listings l
+       WHERE l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > now())`,
+    );
+    await query.cursor(batchSize, (rows) => {
+      onBatch(rows.map(toIndexed));
+    });
+    return parseSnapshot(snapshot);
+  }) as Promise<Snapshot>;
+}
+
+/** The sync's query (exported so the benchmark can EXPLAIN exactly what runs). */
+export function changesSinceQuery(since: Snapshot, limit: number): SQL {
+  return sql`
+    SELECT pg_current_snapshot()::text AS snapshot, array(
+      SELECT DISTINCT c.listing_id FROM listing_changes c
+      WHERE c.xid >= ${since.xmax}::xid8 OR c.xid = ANY(${textArray(since.inProgress, 'xid8')})
+      LIMIT ${limit + 1}
+    ) AS ids`;
+}
+
+export type ChangesSince = {
+  snapshot: Snapshot;
+  /** Ids of listings changed since the given snapshot; `null` means reload everything. */
+  ids: number[] | null;
+};
+
+/**
+ * The listings changed by transactions the previous snapshot could not see. More than `limit`
+ * changes (a rescore of everything, say), or a TRUNCATE, answer `ids: null`: reloading is cheaper.
+ */
+export async function listingChangesSince(db: DbOrTx, since: Snapshot, limit: number): Promise<ChangesSince> {
+  const [row] = await executePrepared<{ snapshot: string; ids: Array<number | null> }>(db, changesSinceQuery(since, limit));
+  if (!row) throw new Error('no snapshot');
+  const ids = row.ids.length > limit || row.ids.some((id) => id === null) ? null : (row.ids as number[]);
+  return { snapshot: parseSnapshot(row.snapshot), ids };
+}
+
+/** The current state of some listings: listed ones to index; the rest (closed, ended, deleted) are absent. */
+export async function findListedForIndex(db: DbOrTx, ids: number[]): Promise<IndexedListing[]> {
+  if (ids.length === 0) return [];
+  const rows = await executePrepared<IndexRow>(db, sql`
+    SELECT ${INDEX_COLUMNS} FROM listings l
+    WHERE l.id = ANY(${intArray(ids)}) AND l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > now())
+  `);
+  return rows.map(toIndexed);
+}
+
+/** Drops change-log rows every reader has long read (readers reload if they fell further behind). */
+export async function pruneListingChanges(db: DbOrTx, olderThanSeconds: number): Promise<number> {
+  const rows = await executePrepared<{ n: number }>(db, sql`
+    WITH gone AS (DELETE FROM listing_changes WHERE changed_at < now() - make_interval(secs => ${olderThanSeconds}) RETURNING 1)
+    SELECT count(*)::int AS n FROM gone
+  `);
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * Each alternative spelling of a search word as the lexemes the indexed text would hold: looked up
+ * in both configurations the search vector uses ('simple' for make/model, 'english' for title and
+ * description, which stems "excavators" to "excav"); `prefix` words (model codes such as 320) also
+ * match every lexeme starting with them. One round trip for all words.
+ */
+export async function analyseSearchWords(
+  db: DbOrTx,
+  groups: Array<{ alternatives: string[]; prefix: boolean }>,
+): Promise<Array<{ exact: string[]; prefixes: string[] }>> {
+  if (groups.length === 0) return [];
+  const texts = groups.map((g) => {
+    for (const word of g.alternatives) if (!/^[a-z0-9]+$/.test(word)) throw new Error(`unsafe search word: ${word}`);
+    return g.alternatives.map((w, i) => (i === 0 && g.prefix ? `${w}:*` : w)).join(' | ');
+  });
+  const rows = await executePrepared<{ ord: number; query: string }>(db, sql`
+    SELECT t.ord::int AS ord, (to_tsquery('simple'::regconfig, t.text) || to_tsquery('english'::regconfig, t.text))::text AS query
+    FROM unnest(${textArray(texts)}) WITH ORDINALITY AS t(text, ord)
+  `);
+  const result = groups.map(() => ({ exact: [] as string[], prefixes: [] as string[] }));
+  for (const row of rows) {
+    const group = result[row.ord - 1]!;
+    for (const match of row.query.matchAll(/'((?:[^']|'')*)'(:\*)?/g)) {
+      const lexeme = match[1]!.replace(/''/g, "'");
+      (match[2] ? group.prefixes : group.exact).push(lexeme);
+    }
+  }
+  return result.map((g) => ({ exact: [...new Set(g.exact)], prefixes: [...new Set(g.prefixes)] }));
+}
