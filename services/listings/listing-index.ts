@@ -83,18 +83,14 @@ export function parseTsvector(text: string): { lexemes: string[]; weights: numbe
     let weight = 0;
     if (text[i] === ':') {
       i++;
-      let hasPositions = false;
+      // Positions such as 1A,5B,7: the letter is the weight (none = D, the floor).
       while (i < n && text[i] !== ' ') {
         const ch = text[i]!;
-        if (ch === 'A') weight = Math.max(weight, 3);
+        if (ch === 'A') weight = 3;
         else if (ch === 'B') weight = Math.max(weight, 2);
         else if (ch === 'C') weight = Math.max(weight, 1);
-        else if (ch === ',') {
-          // A position without a letter is weight D, already the floor.
-        } else hasPositions = true;
         i++;
       }
-      void hasPositions;
     }
     lexemes.push(lexeme);
     weights.push(weight);
@@ -122,6 +118,9 @@ const ORDERS: readonly Exclude<IndexSort, 'relevance'>[] = ['deal_score_high', '
 type Order = (typeof ORDERS)[number];
 const ORDER_INDEX: Record<Order, number> = { deal_score_high: 0, deal_score_low: 1, price_low: 2, price_high: 3 };
 
+/** One search word resolved: by bitsets (its terms are all frequent) or by the per-query term mask. */
+type CompiledGroup = { bit: number; bitsets: Uint32Array[] | null };
+
 /** A query resolved against the index's dictionaries. */
 type Compiled = {
   category: number;
@@ -131,17 +130,26 @@ type Compiled = {
   max: number;
   state: number;
   city: number;
-  /** Per term id, the bit of every word group it satisfies; null without a search. */
+  /** Groups tested through their terms' bitsets (one bit test per term per listing). */
+  bitsetGroups: Uint32Array[][];
+  /** Per term id, the bit of every other group it satisfies; null when no group needs it. */
   mask: Uint8Array | null;
-  allGroups: number;
+  maskGroups: number;
   /** Nothing can match (an unknown state, city or category, a word with no lexeme). */
   impossible: boolean;
   /** The candidate slots to visit: the smallest posting list(s) that every match is in. */
   driver: IntList[] | null;
   driverSize: number;
+  /** Only filters the counters answer (none, or one of category / state / city). */
+  counted: 'all' | 'category' | 'state' | 'city' | null;
 };
 
-export type IndexStats = { live: number; slots: number; dead: number; delta: number; terms: number; approxBytes: number };
+export type IndexStats = { live: number; listed: number; slots: number; dead: number; delta: number; terms: number; bitsetTerms: number; approxBytes: number };
+
+/** Listings of one term from which it also keeps a bitset (a bit test instead of a term scan). */
+const MIN_BITSET_POSTINGS = 2048;
+
+export type IndexOptions = { capacity?: number; maxDelta?: number; minBitsetPostings?: number };
 
 export class ListingIndex {
   private capacity: number;
@@ -149,12 +157,21 @@ export class ListingIndex {
   private liveCount = 0;
   private ids: Int32Array;
   private alive: Uint8Array;
+  /** Bit per slot: alive and not ended as of `clock` (see expire). */
+  private listed: Uint32Array;
+  private listedCount = 0;
   private score: Float64Array;
   private price: Float64Array;
   private category: Int32Array;
   private stateCode: Int32Array;
   private cityCode: Int32Array;
   private endAt: Float64Array;
+  /** Min-heap of (end time, slot) for listed slots that have an end time. */
+  private heapTime = new Float64Array(1024);
+  private heapSlot = new Int32Array(1024);
+  private heapSize = 0;
+  /** The latest `now` the index has expired listings at. */
+  private clock = -Infinity;
   /** CSR: the terms of slot s are termIds[termStart[s] .. termStart[s + 1]). */
   private termStart: Int32Array;
   private termIds = new IntList(1024);
@@ -165,31 +182,39 @@ export class ListingIndex {
   private readonly termNames: string[] = [];
   private sortedTerms: string[] | null = null;
   private readonly termPostings: IntList[] = [];
+  private readonly termBits: Array<Uint32Array | null> = [];
   private readonly categoryPostings = new Map<number, IntList>();
+  private readonly categoryListed = new Map<number, number>();
   private readonly states = new Map<string, number>();
   private readonly statePostings: IntList[] = [];
+  private readonly stateListed: number[] = [];
   private readonly cities = new Map<string, number>();
   private readonly cityPostings: IntList[] = [];
+  private readonly cityListed: number[] = [];
 
-  /** Per order: the main permutation (sorted slots < deltaFrom, dead ones included until rebuilt). */
+  /** Per order: the main permutation (sorted slots < deltaFrom, dead ones included until merged). */
   private main: Int32Array[] = ORDERS.map(() => new Int32Array(0));
-  /** Per order: the position of each slot in `main` (for sorting candidates by integer), or -1. */
+  /** Per order: the position of each slot in `main`, or -1. */
   private position: Int32Array[];
   private deltaFrom = 0;
   /** Per order: slots ≥ deltaFrom, sorted. */
   private delta: number[][] = ORDERS.map(() => []);
   private stamp: Uint32Array;
   private epoch = 0;
+  private loading = true;
 
   /** The delta is merged into the main orders once it holds this many slots (a linear pass). */
   readonly maxDelta: number;
+  private readonly minBitsetPostings: number;
 
-  constructor(opts: { capacity?: number; maxDelta?: number } = {}) {
-    this.capacity = Math.max(16, opts.capacity ?? 1024);
+  constructor(opts: IndexOptions = {}) {
+    this.capacity = Math.max(64, opts.capacity ?? 1024);
     this.maxDelta = opts.maxDelta ?? 4096;
+    this.minBitsetPostings = opts.minBitsetPostings ?? MIN_BITSET_POSTINGS;
     const c = this.capacity;
     this.ids = new Int32Array(c);
     this.alive = new Uint8Array(c);
+    this.listed = new Uint32Array(c >>> 5);
     this.score = new Float64Array(c);
     this.price = new Float64Array(c);
     this.category = new Int32Array(c);
@@ -202,14 +227,12 @@ export class ListingIndex {
   }
 
   /** Builds an index from many listings at once: one sort per order instead of insertions. */
-  static build(listings: Iterable<IndexedListing>, opts: { capacity?: number; maxDelta?: number } = {}): ListingIndex {
+  static build(listings: Iterable<IndexedListing>, opts: IndexOptions = {}): ListingIndex {
     const index = new ListingIndex(opts);
     for (const listing of listings) index.add(listing);
     index.finishLoad();
     return index;
   }
-
-  private loading = true;
 
   /** Bulk loading (a new index only): adds a listing without ordering it yet. */
   add(listing: IndexedListing): void {
@@ -231,6 +254,7 @@ export class ListingIndex {
     this.mergeDelta();
   }
 
+  /** Live listings (ended ones included until their end passes a query's clock). */
   get size(): number {
     return this.liveCount;
   }
@@ -240,17 +264,21 @@ export class ListingIndex {
   }
 
   stats(): IndexStats {
+    const bitsetTerms = this.termBits.filter(Boolean).length;
     const bytes =
-      this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 8 + 4 + 4 + 4 * 4 * 2) +
+      this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 8 + 4 + 4 + 4 * 4 * 2 + 1 / 8) +
       this.termIds.data.length * 5 +
-      this.termPostings.reduce((sum, p) => sum + p.data.length * 4, 0);
+      this.termPostings.reduce((sum, p) => sum + p.data.length * 4, 0) +
+      (bitsetTerms * this.capacity) / 8;
     return {
       live: this.liveCount,
+      listed: this.listedCount,
       slots: this.slotCount,
       dead: this.slotCount - this.liveCount,
       delta: this.slotCount - this.deltaFrom,
       terms: this.termNames.length,
-      approxBytes: bytes,
+      bitsetTerms,
+      approxBytes: Math.round(bytes),
     };
   }
 
@@ -278,8 +306,77 @@ export class ListingIndex {
     if (slot === undefined) return false;
     this.slotOf.delete(id);
     this.alive[slot] = 0;
+    this.unlist(slot);
     this.liveCount--;
     return true;
+  }
+
+  private isListed(s: number): boolean {
+    return (this.listed[s >>> 5]! & (1 << (s & 31))) !== 0;
+  }
+
+  private unlist(s: number): void {
+    if (!this.isListed(s)) return;
+    this.listed[s >>> 5]! &= ~(1 << (s & 31));
+    this.tally(s, -1);
+  }
+
+  private tally(s: number, delta: 1 | -1): void {
+    this.listedCount += delta;
+    const category = this.category[s]!;
+    this.categoryListed.set(category, (this.categoryListed.get(category) ?? 0) + delta);
+    if (this.stateCode[s]! >= 0) this.stateListed[this.stateCode[s]!]! += delta;
+    if (this.cityCode[s]! >= 0) this.cityListed[this.cityCode[s]!]! += delta;
+  }
+
+  /** Unlists every listing whose end time is not after `now` (time only moves forward here). */
+  private expire(now: number): void {
+    if (now <= this.clock) return;
+    this.clock = now;
+    const time = this.heapTime;
+    const slots = this.heapSlot;
+    while (this.heapSize > 0 && time[0]! <= now) {
+      const s = slots[0]!;
+      // Pop: move the last entry to the root and sift it down.
+      const n = --this.heapSize;
+      const t = time[n]!;
+      const last = slots[n]!;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        const child = r < n && time[r]! < time[l]! ? r : l;
+        if (time[child]! >= t) break;
+        time[i] = time[child]!;
+        slots[i] = slots[child]!;
+        i = child;
+      }
+      time[i] = t;
+      slots[i] = last;
+      if (this.alive[s] === 1 && this.endAt[s]! <= now) this.unlist(s);
+    }
+  }
+
+  private pushExpiry(endAt: number, s: number): void {
+    if (this.heapSize === this.heapTime.length) {
+      const time = new Float64Array(this.heapTime.length * 2);
+      time.set(this.heapTime);
+      this.heapTime = time;
+      const slots = new Int32Array(this.heapSlot.length * 2);
+      slots.set(this.heapSlot);
+      this.heapSlot = slots;
+    }
+    let i = this.heapSize++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.heapTime[parent]! <= endAt) break;
+      this.heapTime[i] = this.heapTime[parent]!;
+      this.heapSlot[i] = this.heapSlot[parent]!;
+      i = parent;
+    }
+    this.heapTime[i] = endAt;
+    this.heapSlot[i] = s;
   }
 
   /** Appends a slot without placing it in any order (build and upsert do). */
@@ -291,14 +388,20 @@ export class ListingIndex {
     this.score[s] = listing.dealScore ?? NaN;
     this.price[s] = listing.priceUsd ?? NaN;
     this.category[s] = listing.categoryId;
-    this.stateCode[s] = listing.state ? this.codeOf(this.states, this.statePostings, listing.state) : -1;
-    this.cityCode[s] = listing.city ? this.codeOf(this.cities, this.cityPostings, listing.city) : -1;
-    this.endAt[s] = listing.endAt ?? Infinity;
+    this.stateCode[s] = listing.state ? this.codeOf(this.states, this.statePostings, this.stateListed, listing.state) : -1;
+    this.cityCode[s] = listing.city ? this.codeOf(this.cities, this.cityPostings, this.cityListed, listing.city) : -1;
+    const endAt = listing.endAt ?? Infinity;
+    this.endAt[s] = endAt;
     if (this.stateCode[s]! >= 0) this.statePostings[this.stateCode[s]!]!.push(s);
     if (this.cityCode[s]! >= 0) this.cityPostings[this.cityCode[s]!]!.push(s);
     let byCategory = this.categoryPostings.get(listing.categoryId);
     if (!byCategory) this.categoryPostings.set(listing.categoryId, (byCategory = new IntList()));
     byCategory.push(s);
+    if (endAt > this.clock) {
+      this.listed[s >>> 5]! |= 1 << (s & 31);
+      this.tally(s, 1);
+      if (endAt !== Infinity) this.pushExpiry(endAt, s);
+    }
 
     this.termStart[s] = this.termIds.length;
     const seen = new Set<number>();
@@ -313,7 +416,11 @@ export class ListingIndex {
         this.termWeights = next;
       }
       this.termWeights[this.termIds.length - 1] = Math.min(3, Math.max(0, listing.weights[i] ?? 0));
-      this.termPostings[term]!.push(s);
+      const postings = this.termPostings[term]!;
+      postings.push(s);
+      const bits = this.termBits[term];
+      if (bits) bits[s >>> 5]! |= 1 << (s & 31);
+      else if (postings.length >= this.minBitsetPostings) this.termBits[term] = this.bitsetOf(postings);
     }
     this.termStart[s + 1] = this.termIds.length;
     this.slotOf.set(listing.id, s);
@@ -321,12 +428,22 @@ export class ListingIndex {
     return s;
   }
 
-  private codeOf(codes: Map<string, number>, postings: IntList[], value: string): number {
+  private bitsetOf(postings: IntList): Uint32Array {
+    const bits = new Uint32Array(this.capacity >>> 5);
+    for (let i = 0; i < postings.length; i++) {
+      const s = postings.data[i]!;
+      bits[s >>> 5]! |= 1 << (s & 31);
+    }
+    return bits;
+  }
+
+  private codeOf(codes: Map<string, number>, postings: IntList[], listed: number[], value: string): number {
     let code = codes.get(value);
     if (code === undefined) {
       code = postings.length;
       codes.set(value, code);
       postings.push(new IntList());
+      listed.push(0);
     }
     return code;
   }
@@ -338,6 +455,7 @@ export class ListingIndex {
       this.vocabulary.set(lexeme, term);
       this.termNames.push(lexeme);
       this.termPostings.push(new IntList(4));
+      this.termBits.push(null);
       this.sortedTerms = null;
     }
     return term;
@@ -345,22 +463,25 @@ export class ListingIndex {
 
   private grow(): void {
     const c = this.capacity * 2;
-    const grow = <T extends Int32Array | Uint8Array | Float64Array | Uint32Array>(a: T, make: (n: number) => T): T => {
-      const next = make(c);
+    const grown = <T extends Int32Array | Uint8Array | Float64Array | Uint32Array>(a: T, make: (n: number) => T, size = c): T => {
+      const next = make(size);
       next.set(a as never);
       return next;
     };
-    this.ids = grow(this.ids, (n) => new Int32Array(n));
-    this.alive = grow(this.alive, (n) => new Uint8Array(n));
-    this.score = grow(this.score, (n) => new Float64Array(n));
-    this.price = grow(this.price, (n) => new Float64Array(n));
-    this.category = grow(this.category, (n) => new Int32Array(n));
-    this.stateCode = grow(this.stateCode, (n) => new Int32Array(n));
-    this.cityCode = grow(this.cityCode, (n) => new Int32Array(n));
-    this.endAt = grow(this.endAt, (n) => new Float64Array(n));
-    const termStart = new Int32Array(c + 1);
-    termStart.set(this.termStart);
-    this.termStart = termStart;
+    this.ids = grown(this.ids, (n) => new Int32Array(n));
+    this.alive = grown(this.alive, (n) => new Uint8Array(n));
+    this.listed = grown(this.listed, (n) => new Uint32Array(n), c >>> 5);
+    this.score = grown(this.score, (n) => new Float64Array(n));
+    this.price = grown(this.price, (n) => new Float64Array(n));
+    this.category = grown(this.category, (n) => new Int32Array(n));
+    this.stateCode = grown(this.stateCode, (n) => new Int32Array(n));
+    this.cityCode = grown(this.cityCode, (n) => new Int32Array(n));
+    this.endAt = grown(this.endAt, (n) => new Float64Array(n));
+    this.termStart = grown(this.termStart, (n) => new Int32Array(n), c + 1);
+    for (let t = 0; t < this.termBits.length; t++) {
+      const bits = this.termBits[t];
+      if (bits) this.termBits[t] = grown(bits, (n) => new Uint32Array(n), c >>> 5);
+    }
     this.position = this.position.map((p) => {
       const next = new Int32Array(c).fill(-1);
       next.set(p);
@@ -371,7 +492,7 @@ export class ListingIndex {
     this.capacity = c;
   }
 
-  /** Sort key of a slot in an order: smaller first, missing values (NaN) last. */
+  /** Order of two slots: the sort key (missing values last), then the listing id. */
   private compare(order: number, a: number, b: number): number {
     let ka: number;
     let kb: number;
@@ -453,7 +574,9 @@ export class ListingIndex {
     return [...terms];
   }
 
-  private compile(filter: IndexFilter): Compiled {
+  private compile(filter: IndexFilter, now: number): Compiled {
+    this.finishLoad();
+    this.expire(now);
     const c: Compiled = {
       category: filter.categoryId ?? -1,
       hasMin: filter.minPrice !== undefined,
@@ -462,11 +585,13 @@ export class ListingIndex {
       max: filter.maxPrice ?? 0,
       state: -1,
       city: -1,
+      bitsetGroups: [],
       mask: null,
-      allGroups: 0,
+      maskGroups: 0,
       impossible: false,
       driver: null,
       driverSize: this.slotCount,
+      counted: null,
     };
     const consider = (lists: IntList[]) => {
       const size = lists.reduce((sum, l) => sum + l.length, 0);
@@ -496,34 +621,59 @@ export class ListingIndex {
         consider([this.cityPostings[code]!]);
       }
     }
-    if (filter.groups.length > 0) {
-      if (filter.groups.length > 8) throw new Error('at most 8 search words');
-      const mask = new Uint8Array(this.termNames.length);
-      filter.groups.forEach((group, g) => {
-        const terms = this.termsOf(group);
-        if (terms.length === 0) c.impossible = true;
-        for (const t of terms) mask[t]! |= 1 << g;
-        consider(terms.map((t) => this.termPostings[t]!));
-      });
-      c.mask = mask;
-      c.allGroups = (1 << filter.groups.length) - 1;
+    if (filter.groups.length > 8) throw new Error('at most 8 search words');
+    let mask: Uint8Array | null = null;
+    filter.groups.forEach((group, g) => {
+      const terms = this.termsOf(group);
+      if (terms.length === 0) {
+        c.impossible = true;
+        return;
+      }
+      consider(terms.map((t) => this.termPostings[t]!));
+      if (terms.every((t) => this.termBits[t])) {
+        c.bitsetGroups.push(terms.map((t) => this.termBits[t]!));
+        return;
+      }
+      mask ??= new Uint8Array(this.termNames.length);
+      for (const t of terms) mask[t]! |= 1 << g;
+      c.maskGroups |= 1 << g;
+    });
+    c.mask = mask;
+    const searching = filter.groups.length > 0;
+    const priced = c.hasMin || c.hasMax;
+    if (!searching && !priced) {
+      const given = [filter.categoryId, filter.state, filter.city].filter((v) => v !== undefined).length;
+      if (given === 0) c.counted = 'all';
+      else if (given === 1) c.counted = filter.categoryId !== undefined ? 'category' : filter.state !== undefined ? 'state' : 'city';
     }
     return c;
   }
 
-  private matches(c: Compiled, s: number, now: number): boolean {
-    if (this.alive[s] === 0 || !(this.endAt[s]! > now)) return false;
+  private matches(c: Compiled, s: number): boolean {
+    if ((this.listed[s >>> 5]! & (1 << (s & 31))) === 0) return false;
     if (c.category >= 0 && this.category[s] !== c.category) return false;
     if (c.hasMin && !(this.price[s]! >= c.min)) return false;
     if (c.hasMax && !(this.price[s]! <= c.max)) return false;
     if (c.state >= 0 && this.stateCode[s] !== c.state) return false;
     if (c.city >= 0 && this.cityCode[s] !== c.city) return false;
+    const word = s >>> 5;
+    const bit = 1 << (s & 31);
+    for (const bitsets of c.bitsetGroups) {
+      let found = false;
+      for (const bits of bitsets) {
+        if ((bits[word]! & bit) !== 0) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) return false;
+    }
     const mask = c.mask;
     if (mask) {
       let got = 0;
       const ids = this.termIds.data;
       for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) got |= mask[ids[i]!]!;
-      if (got !== c.allGroups) return false;
+      if ((got & c.maskGroups) !== c.maskGroups) return false;
     }
     return true;
   }
@@ -563,73 +713,122 @@ export class ListingIndex {
 
   /** How many listed listings pass the filter at `now`. */
   count(filter: IndexFilter, now: number): number {
-    this.finishLoad();
-    const c = this.compile(filter);
+    const c = this.compile(filter, now);
     if (c.impossible) return 0;
+    switch (c.counted) {
+      case 'all':
+        return this.listedCount;
+      case 'category':
+        return this.categoryListed.get(c.category) ?? 0;
+      case 'state':
+        return this.stateListed[c.state] ?? 0;
+      case 'city':
+        return this.cityListed[c.city] ?? 0;
+    }
+    const onlyBitsets = c.mask === null && c.category < 0 && !c.hasMin && !c.hasMax && c.state < 0 && c.city < 0;
+    if (onlyBitsets && c.bitsetGroups.length > 0 && c.driverSize > this.listed.length) return this.countBitsets(c.bitsetGroups);
     let n = 0;
     this.forEachCandidate(c, (s) => {
-      if (this.matches(c, s, now)) n++;
+      if (this.matches(c, s)) n++;
     });
+    return n;
+  }
+
+  /** Listed ∧ (any term of word 1) ∧ (any term of word 2) …, 32 listings per step. */
+  private countBitsets(groups: Uint32Array[][]): number {
+    const listed = this.listed;
+    const words = Math.ceil(this.slotCount / 32);
+    let n = 0;
+    for (let w = 0; w < words; w++) {
+      let v = listed[w]!;
+      for (let g = 0; g < groups.length && v !== 0; g++) {
+        const bitsets = groups[g]!;
+        let any = 0;
+        for (let b = 0; b < bitsets.length; b++) any |= bitsets[b]![w]!;
+        v &= any;
+      }
+      if (v !== 0) {
+        v -= (v >>> 1) & 0x55555555;
+        v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+        n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+      }
+    }
     return n;
   }
 
   /**
    * The ids of one page: `limit` listings from `offset` in `sort`. `total` (the filter's count, if
    * known) tells how selective the filter is, to choose between walking the order until the page
-   * is full and collecting every candidate then sorting those.
+   * is full and collecting every candidate then ordering those.
    */
   page(filter: IndexFilter, sort: IndexSort, offset: number, limit: number, now: number, total?: number): number[] {
-    this.finishLoad();
-    const c = this.compile(filter);
+    const c = this.compile(filter, now);
     if (c.impossible || limit <= 0) return [];
-    if (sort === 'relevance' && c.mask) return this.relevancePage(c, offset, limit, now, total);
+    const searching = c.mask !== null || c.bitsetGroups.length > 0;
+    if (sort === 'relevance' && searching) return this.relevancePage(c, offset, limit, total);
     const order = ORDER_INDEX[sort === 'relevance' ? 'deal_score_high' : sort];
-    return this.topSlots(c, order, offset + limit, now, total)
+    return this.topSlots(c, order, offset + limit, total)
       .slice(offset)
       .map((s) => this.ids[s]!);
   }
 
   /** The first `need` matching slots in an order. */
-  private topSlots(c: Compiled, order: number, need: number, now: number, total?: number): number[] {
-    const matches = total ?? c.driverSize;
+  private topSlots(c: Compiled, order: number, need: number, total?: number): number[] {
+    const matches = Math.min(total ?? c.driverSize, c.driverSize);
     if (matches === 0) return [];
     // Walking visits about need × (listings / matches) slots; collecting visits the driver's.
-    const walkCost = (need * this.liveCount) / Math.max(1, Math.min(matches, c.driverSize));
-    return walkCost <= c.driverSize ? this.walk(c, order, need, now) : this.collect(c, order, need, now);
+    const walkCost = (need * this.liveCount) / matches;
+    return walkCost <= c.driverSize ? this.walk(c, order, need) : this.collect(c, order, need);
   }
 
-  private walk(c: Compiled, order: number, need: number, now: number): number[] {
+  private walk(c: Compiled, order: number, need: number): number[] {
     const out: number[] = [];
     const main = this.main[order]!;
     const delta = this.delta[order]!;
+    if (delta.length === 0) {
+      for (let i = 0; i < main.length && out.length < need; i++) if (this.matches(c, main[i]!)) out.push(main[i]!);
+      return out;
+    }
     let i = 0;
     let j = 0;
     while (out.length < need && (i < main.length || j < delta.length)) {
       let s: number;
       if (j >= delta.length || (i < main.length && this.compare(order, main[i]!, delta[j]!) < 0)) s = main[i++]!;
       else s = delta[j++]!;
-      if (this.matches(c, s, now)) out.push(s);
+      if (this.matches(c, s)) out.push(s);
     }
     return out;
   }
 
-  private collect(c: Compiled, order: number, need: number, now: number): number[] {
+  private collect(c: Compiled, order: number, need: number): number[] {
     const position = this.position[order]!;
+    const main = this.main[order]!;
     const inMain: number[] = [];
     const inDelta: number[] = [];
     this.forEachCandidate(c, (s) => {
-      if (!this.matches(c, s, now)) return;
-      if (position[s]! >= 0) inMain.push(position[s]!);
+      if (!this.matches(c, s)) return;
+      const p = position[s]!;
+      if (p >= 0) inMain.push(p);
       else inDelta.push(s);
     });
-    const positions = Int32Array.from(inMain).sort();
-    const main = this.main[order]!;
+    let fromMain: number[];
+    if (inMain.length <= 4096 || inMain.length * 16 < main.length) {
+      fromMain = Array.from(Int32Array.from(inMain).sort().subarray(0, need), (p) => main[p]!);
+    } else {
+      // Many matches: mark their positions, then read the first `need` marks in order.
+      const epoch = this.nextEpoch();
+      const marks = this.stamp;
+      for (const p of inMain) marks[p] = epoch;
+      fromMain = [];
+      for (let p = 0; p < main.length && fromMain.length < need; p++) if (marks[p] === epoch) fromMain.push(main[p]!);
+    }
+    if (inDelta.length === 0) return fromMain;
     inDelta.sort((a, b) => this.compare(order, a, b));
     const out: number[] = [];
     let i = 0;
     let j = 0;
-    while (out.length < need && (i < positions.length || j < inDelta.length)) {
-      if (j >= inDelta.length || (i < positions.length && this.compare(order, main[positions[i]!]!, inDelta[j]!) < 0)) out.push(main[positions[i++]!]!);
+    while (out.length < need && (i < fromMain.length || j < inDelta.length)) {
+      if (j >= inDelta.length || (i < fromMain.length && this.compare(order, fromMain[i]!, inDelta[j]!) < 0)) out.push(fromMain[i++]!);
       else out.push(inDelta[j++]!);
     }
     return out;
@@ -640,24 +839,27 @@ export class ListingIndex {
    * word, the weight of the best field holding it: make/model 1, title 0.4, description 0.2; equal
    * ranks by deal score, then id), then the remaining matches by deal score.
    */
-  private relevancePage(c: Compiled, offset: number, limit: number, now: number, total?: number): number[] {
-    const candidates = RELEVANCE_CANDIDATES;
-    const byScore = this.topSlots(c, ORDER_INDEX.deal_score_high, Math.max(candidates, offset + limit), now, total);
-    const head = byScore.slice(0, candidates);
+  private relevancePage(c: Compiled, offset: number, limit: number, total?: number): number[] {
+    const byScore = this.topSlots(c, ORDER_INDEX.deal_score_high, Math.max(RELEVANCE_CANDIDATES, offset + limit), total);
+    const head = byScore.slice(0, RELEVANCE_CANDIDATES);
     const rank = new Map<number, number>(head.map((s) => [s, this.rank(c, s)]));
     head.sort((a, b) => rank.get(b)! - rank.get(a)! || this.compare(ORDER_INDEX.deal_score_high, a, b));
-    return [...head, ...byScore.slice(candidates)].slice(offset, offset + limit).map((s) => this.ids[s]!);
+    return [...head, ...byScore.slice(RELEVANCE_CANDIDATES)].slice(offset, offset + limit).map((s) => this.ids[s]!);
   }
 
+  /** Per search word, the best weight among the listing's terms that satisfy it; summed. */
   private rank(c: Compiled, s: number): number {
-    const mask = c.mask!;
-    const best = new Array<number>(8).fill(0);
+    // Mask groups by their word index (0–7), bitset groups after them (8 + k).
+    const best = new Float64Array(16);
     const ids = this.termIds.data;
     for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) {
-      const bits = mask[ids[i]!]!;
-      if (bits === 0) continue;
+      const term = ids[i]!;
       const weight = RANK_WEIGHTS[this.termWeights[i]!]!;
+      const bits = c.mask ? c.mask[term]! : 0;
       for (let g = 0; g < 8; g++) if (bits & (1 << g) && weight > best[g]!) best[g] = weight;
+      const termBits = this.termBits[term];
+      if (!termBits) continue;
+      for (let k = 0; k < c.bitsetGroups.length; k++) if (c.bitsetGroups[k]!.includes(termBits) && weight > best[8 + k]!) best[8 + k] = weight;
     }
     return best.reduce((sum, w) => sum + w, 0);
   }

@@ -93,7 +93,7 @@ export type ChangesSince = {
 export async function listingChangesSince(db: DbOrTx, since: Snapshot, limit: number): Promise<ChangesSince> {
   const [row] = await executePrepared<{ snapshot: string; ids: Array<number | null> }>(db, changesSinceQuery(since, limit));
   if (!row) throw new Error('no snapshot');
-  const ids = row.ids.length > limit || row.ids.some((id) => id === null) ? null : (row.ids as number[]);
+  const ids = row.ids.length > limit || row.ids.some((id) => !Number.isInteger(id)) ? null : (row.ids as number[]);
   return { snapshot: parseSnapshot(row.snapshot), ids };
 }
 

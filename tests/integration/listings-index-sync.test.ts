@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ListingIndexSync } from '../../services/listings/listing-index-sync.js';
+import type { IndexFilter } from '../../services/listings/listing-index.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { clearListings, insertListings, insertSource } from '../support/listing-fixtures.js';
+
+const ALL: IndexFilter = { groups: [] };
+
+describe('ListingIndexSync: the in-memory index follows PostgreSQL', () => {
+  let ctx: TestContext;
+  let sync: ListingIndexSync;
+  let other: postgres.Sql;
+  const listed = async () => (await sync.fresh()).page(ALL, 'deal_score_high', 0, 100, Date.now());
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    // Another client, as another process (a crawler, the scorer) would write.
+    other = postgres(ctx.database.url, { max: 2, onnotice: () => {} });
+    sync = new ListingIndexSync({ client: ctx.database.sql, db: ctx.database.db, intervalMs: 60_000 });
+  });
+  afterAll(async () => {
+    await sync.close();
+    await other.end();
+    await ctx.close();
+  });
+
+  it('lists what other connections committed before the request: inserts, score changes, closes, deletes', async () => {
+    const site = await insertSource(ctx.database.db);
+    const [a, b, c] = await insertListings(ctx.database.db, site, [
+      { title: 'A', dealScore: 300 },
+      { title: 'B', dealScore: 200 },
+      { title: 'C', dealScore: 100 },
+    ]);
+    expect(await listed()).toEqual([a!.id, b!.id, c!.id]);
+
+    await other`UPDATE listings SET deal_score = 900 WHERE id = ${c!.id}`;
+    expect(await listed()).toEqual([c!.id, a!.id, b!.id]);
+
+    await other`UPDATE listings SET status = 'closed' WHERE id = ${a!.id}`;
+    await other`DELETE FROM listings WHERE id = ${b!.id}`;
+    expect(await listed()).toEqual([c!.id]);
+
+    await other`UPDATE listings SET auction_end_at = now() - interval '1 minute' WHERE id = ${c!.id}`;
+    expect(await listed()).toEqual([]);
+  });
+
+  it('never misses a transaction that commits after a later one (out of xid order)', async () => {
+    await clearListings(ctx.database.db);
+    const site = await insertSource(ctx.database.db);
+    const [early, late] = await insertListings(ctx.database.db, site, [
+      { title: 'Early', dealScore: 100 },
+      { title: 'Late', dealScore: 200 },
+    ]);
+    expect(await listed()).toEqual([late!.id, early!.id]);
+
+    // Transaction 1 takes its xid first and stays open while transaction 2 commits.
+    const reserved = await other.reserve();
+    try {
+      await reserved`BEGIN`;
+      await reserved`UPDATE listings SET deal_score = 10 WHERE id = ${early!.id}`;
+      await other`UPDATE listings SET deal_score = 50 WHERE id = ${late!.id}`;
+      // The index has now read past transaction 2 while 1 was in progress…
+      expect(await listed()).toEqual([early!.id, late!.id]);
+      expect(await listed()).toEqual([early!.id, late!.id]);
+      await reserved`COMMIT`;
+    } finally {
+      reserved.release();
+    }
+    // …and still picks 1 up once it commits (scores 50 and 10 now).
+    expect(await listed()).toEqual([late!.id, early!.id]);
+  });
+
+  it('ignores writes that do not change what it holds, reloads after a TRUNCATE', async () => {
+    await clearListings(ctx.database.db);
+    const site = await insertSource(ctx.database.db);
+    const [lot] = await insertListings(ctx.database.db, site, [{ title: 'Deere 310SJ backhoe', make: 'Deere', model: '310SJ', dealScore: 700 }]);
+    expect(await listed()).toEqual([lot!.id]);
+    const [{ before } = { before: 0 }] = await other<Array<{ before: number }>>`SELECT count(*)::int AS before FROM listing_changes`;
+    await other`UPDATE listings SET last_seen_at = now(), raw_payload = '{"seen":1}' WHERE id = ${lot!.id}`;
+    const [{ after } = { after: 0 }] = await other<Array<{ after: number }>>`SELECT count(*)::int AS after FROM listing_changes`;
+    expect(after).toBe(before);
+
+    await ctx.database.db.execute(sql`TRUNCATE listings, listing_images, price_observations RESTART IDENTITY CASCADE`);
+    expect(await listed()).toEqual([]);
+    const [again] = await insertListings(ctx.database.db, site, [{ title: 'Deere 310SJ backhoe', make: 'Deere', model: '310SJ', dealScore: 10 }]);
+    expect(again!.id).toBe(lot!.id); // identity restarted: the same id names a new listing
+    const index = await sync.fresh();
+    expect(index.page({ groups: [{ exact: ['deere'], prefixes: [] }] }, 'deal_score_high', 0, 10, Date.now())).toEqual([again!.id]);
+    expect(index.size).toBe(1);
+  });
+
+  it('a request waits for a sync that started after it arrived, even while another sync runs', async () => {
+    await clearListings(ctx.database.db);
+    const site = await insertSource(ctx.database.db);
+    await listed();
+    const running = sync.sync();
+    const [lot] = await insertListings(ctx.database.db, site, [{ title: 'Mid-sync', dealScore: 1 }]);
+    const [index] = await Promise.all([sync.fresh(), running]);
+    expect(index.page(ALL, 'deal_score_high', 0, 10, Date.now())).toEqual([lot!.id]);
+  });
+});

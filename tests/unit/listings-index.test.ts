@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../services/shared/seeded-random.js';
+import {
+  ListingIndex,
+  parseTsvector,
+  RELEVANCE_CANDIDATES,
+  type IndexedListing,
+  type IndexFilter,
+  type IndexSort,
+  type WordGroup,
+} from '../../services/listings/listing-index.js';
+
+/** The list route's semantics written the plain way: filter everything, sort everything, slice. */
+function reference(listings: Map<number, IndexedListing>, filter: IndexFilter, sort: IndexSort, now: number) {
+  const holds = (l: IndexedListing, g: WordGroup) => l.lexemes.some((x) => g.exact.includes(x) || g.prefixes.some((p) => x.startsWith(p)));
+  const matches = [...listings.values()].filter(
+    (l) =>
+      (l.endAt === null || l.endAt > now) &&
+      (filter.categoryId === undefined || l.categoryId === filter.categoryId) &&
+      (filter.minPrice === undefined || (l.priceUsd !== null && l.priceUsd >= filter.minPrice)) &&
+      (filter.maxPrice === undefined || (l.priceUsd !== null && l.priceUsd <= filter.maxPrice)) &&
+      (filter.state === undefined || l.state === filter.state) &&
+      (filter.city === undefined || l.city === filter.city) &&
+      filter.groups.every((g) => holds(l, g)),
+  );
+  const key = (l: IndexedListing, by: Exclude<IndexSort, 'relevance'>) => {
+    const v = by.startsWith('deal') ? l.dealScore : l.priceUsd;
+    if (v === null) return Infinity;
+    return by === 'deal_score_high' || by === 'price_high' ? -v : v;
+  };
+  const ordered = (by: Exclude<IndexSort, 'relevance'>) =>
+    [...matches].sort((a, b) => {
+      const ka = key(a, by);
+      const kb = key(b, by);
+      return ka !== kb ? (ka < kb ? -1 : 1) : a.id - b.id;
+    });
+  if (sort !== 'relevance' || filter.groups.length === 0) return ordered(sort === 'relevance' ? 'deal_score_high' : sort);
+  const weightOf = [0.1, 0.2, 0.4, 1.0];
+  const rank = (l: IndexedListing) =>
+    filter.groups.reduce((sum, g) => {
+      const weights = l.lexemes.flatMap((x, i) => (g.exact.includes(x) || g.prefixes.some((p) => x.startsWith(p)) ? [weightOf[l.weights[i]!]!] : []));
+      return sum + Math.max(0, ...weights);
+    }, 0);
+  const byScore = ordered('deal_score_high');
+  const head = byScore.slice(0, RELEVANCE_CANDIDATES).map((l) => ({ l, r: rank(l) }));
+  head.sort((a, b) => b.r - a.r || byScore.indexOf(a.l) - byScore.indexOf(b.l));
+  return [...head.map((h) => h.l), ...byScore.slice(RELEVANCE_CANDIDATES)];
+}
+
+const WORDS = ['cat', 'caterpillar', 'deere', '320', '320d', '320fl', 'excav', 'loader', 'bucket', 'track', 'cab', 'zx210'];
+const STATES = ['TX', 'CA', 'IA'];
+const CITIES = ['houston', 'reno', 'tampa'];
+const SORTS: IndexSort[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance'];
+
+function randomListing(random: () => number, id: number, now: number): IndexedListing {
+  const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const lexemes = [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(WORDS)))];
+  return {
+    id,
+    // Few distinct scores and prices, so ties (broken by id) are common.
+    dealScore: random() < 0.15 ? null : Math.floor(random() * 10) * 100,
+    priceUsd: random() < 0.1 ? null : Math.floor(random() * 20) * 5000,
+    categoryId: 1 + Math.floor(random() * 4),
+    state: random() < 0.1 ? null : pick(STATES),
+    city: random() < 0.2 ? null : pick(CITIES),
+    endAt: random() < 0.2 ? null : now + Math.floor((random() - 0.1) * 100_000),
+    lexemes,
+    weights: lexemes.map(() => Math.floor(random() * 4)),
+  };
+}
+
+function randomFilter(random: () => number): IndexFilter {
+  const maybe = <T,>(p: number, value: () => T) => (random() < p ? value() : undefined);
+  const words = Array.from({ length: Math.floor(random() * 3) }, () =>
+    random() < 0.3 ? { exact: [], prefixes: ['320'] } : { exact: [WORDS[Math.floor(random() * WORDS.length)]!, ...(random() < 0.3 ? ['cat'] : [])], prefixes: [] },
+  );
+  const min = maybe(0.25, () => Math.floor(random() * 10) * 5000);
+  return {
+    categoryId: maybe(0.3, () => 1 + Math.floor(random() * 5)),
+    minPrice: min,
+    maxPrice: maybe(0.25, () => (min ?? 0) + Math.floor(random() * 10) * 5000),
+    state: maybe(0.25, () => (random() < 0.1 ? 'NV' : STATES[Math.floor(random() * 3)]!)),
+    city: maybe(0.15, () => CITIES[Math.floor(random() * 3)]!),
+    groups: words,
+  };
+}
+
+describe('ListingIndex', () => {
+  it('answers every filter, order, page and count as the plain reference does, through inserts, updates, deletes and time passing', () => {
+    const random = seededRandom(20261121);
+    let now = 1_800_000_000_000;
+    const truth = new Map<number, IndexedListing>();
+    const initial = Array.from({ length: 400 }, (_, i) => randomListing(random, i + 1, now));
+    for (const l of initial) truth.set(l.id, l);
+    // Small delta and bitset thresholds, so merges and both search paths run many times.
+    const index = ListingIndex.build(initial, { maxDelta: 16, minBitsetPostings: 40 });
+    let nextId = 1000;
+    let checks = 0;
+    for (let round = 0; round < 300; round++) {
+      for (let k = 0; k < 4; k++) {
+        const r = random();
+        if (r < 0.4) {
+          const l = randomListing(random, nextId++, now);
+          truth.set(l.id, l);
+          index.upsert(l);
+        } else if (r < 0.8 && truth.size > 0) {
+          const ids = [...truth.keys()];
+          const l = randomListing(random, ids[Math.floor(random() * ids.length)]!, now);
+          truth.set(l.id, l);
+          index.upsert(l);
+        } else if (truth.size > 0) {
+          const ids = [...truth.keys()];
+          const id = ids[Math.floor(random() * ids.length)]!;
+          truth.delete(id);
+          expect(index.remove(id)).toBe(true);
+        }
+      }
+      now += Math.floor(random() * 2000);
+      const filter = randomFilter(random);
+      const sort = SORTS[Math.floor(random() * SORTS.length)]!;
+      const expected = reference(truth, filter, sort, now).map((l) => l.id);
+      const total = index.count(filter, now);
+      expect(total, JSON.stringify(filter)).toBe(expected.length);
+      const pageSize = 1 + Math.floor(random() * 20);
+      const offset = Math.floor(random() * Math.max(1, expected.length + 5));
+      // With and without the count: the count only steers the strategy, never the answer.
+      expect(index.page(filter, sort, offset, pageSize, now, total), `${sort} ${JSON.stringify(filter)}`).toEqual(expected.slice(offset, offset + pageSize));
+      expect(index.page(filter, sort, 0, pageSize, now)).toEqual(expected.slice(0, pageSize));
+      checks++;
+    }
+    expect(checks).toBe(300);
+    expect(index.stats().bitsetTerms).toBeGreaterThan(0);
+  });
+
+  it('walks every listed listing exactly once across pages, in each order', () => {
+    const random = seededRandom(7);
+    const now = 1_800_000_000_000;
+    const listings = Array.from({ length: 1000 }, (_, i) => randomListing(random, i + 1, now));
+    const index = ListingIndex.build(listings.slice(0, 600), { maxDelta: 1000 });
+    for (const l of listings.slice(600)) index.upsert(l); // 400 in the delta, none merged
+    const filter: IndexFilter = { groups: [] };
+    const total = index.count(filter, now);
+    expect(total).toBe(listings.filter((l) => l.endAt === null || l.endAt > now).length);
+    for (const sort of SORTS) {
+      const seen: number[] = [];
+      for (let offset = 0; offset < total; offset += 15) seen.push(...index.page(filter, sort, offset, 15, now, total));
+      expect(new Set(seen).size).toBe(total);
+      expect(seen).toEqual(reference(new Map(listings.map((l) => [l.id, l])), filter, sort, now).map((l) => l.id));
+    }
+  });
+
+  it('stops listing a lot when its end time passes, without any write', () => {
+    const now = 1_800_000_000_000;
+    const lot = (id: number, endAt: number | null): IndexedListing => ({
+      id, dealScore: 500, priceUsd: 1000, categoryId: 1, state: 'TX', city: 'houston', endAt, lexemes: ['deere'], weights: [3],
+    });
+    const index = ListingIndex.build([lot(1, now + 1000), lot(2, null), lot(3, now + 5000)]);
+    const all: IndexFilter = { groups: [] };
+    expect(index.page(all, 'deal_score_high', 0, 10, now)).toEqual([1, 2, 3]);
+    expect(index.count(all, now + 1000)).toBe(2);
+    expect(index.count({ categoryId: 1, groups: [] }, now + 1000)).toBe(2);
+    expect(index.count({ state: 'TX', groups: [] }, now + 5000)).toBe(1);
+    expect(index.page(all, 'deal_score_high', 0, 10, now + 5000)).toEqual([2]);
+  });
+
+  it('a changed listing takes its new place; a removed one is gone', () => {
+    const now = 1_800_000_000_000;
+    const lot = (id: number, dealScore: number | null): IndexedListing => ({
+      id, dealScore, priceUsd: 1000, categoryId: 1, state: null, city: null, endAt: null, lexemes: [], weights: [],
+    });
+    const index = ListingIndex.build([lot(1, 100), lot(2, 200), lot(3, 300)]);
+    index.upsert(lot(1, 900));
+    index.upsert(lot(4, null));
+    expect(index.page({ groups: [] }, 'deal_score_high', 0, 10, now)).toEqual([1, 3, 2, 4]);
+    expect(index.page({ groups: [] }, 'deal_score_low', 0, 10, now)).toEqual([2, 3, 1, 4]);
+    expect(index.remove(3)).toBe(true);
+    expect(index.remove(3)).toBe(false);
+    index.mergeDelta();
+    expect(index.page({ groups: [] }, 'deal_score_high', 0, 10, now)).toEqual([1, 2, 4]);
+    expect(index.count({ groups: [] }, now)).toBe(3);
+    expect(index.stats()).toMatchObject({ live: 3, listed: 3, delta: 0 });
+  });
+
+  it('parses tsvector text: quoted lexemes, escaped quotes, best weight per lexeme', () => {
+    expect(parseTsvector(`'320fl':2A,7B 'excav':4B 'o''brien':9 'tracks':3C,5 'x'`)).toEqual({
+      lexemes: ['320fl', 'excav', "o'brien", 'tracks', 'x'],
+      weights: [3, 2, 0, 1, 0],
+    });
+    expect(parseTsvector('')).toEqual({ lexemes: [], weights: [] });
+  });
+});
