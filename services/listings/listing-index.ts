@@ -7,17 +7,21 @@
  * from it by id. Pure: no I/O, the clock is passed in.
  *
  * Layout. Every listing version takes a *slot*; a change kills the old slot and appends a new one
- * (so posting lists stay sorted by slot and are only ever appended to). Per sort order a *main*
- * permutation of slots is kept sorted; slots appended since it was built form a small *delta*
- * kept sorted by binary insertion, and a page walks both in step. When the delta grows, it is
- * merged into the main permutation in one linear pass. Killed slots are skipped and go away when
- * the index is rebuilt (the sync reloads when too many are dead).
+ * (so posting lists stay sorted by slot and are only ever appended to). A *listed* bitset holds
+ * the slots alive and not yet ended; an end-time heap clears bits as a query's clock passes them,
+ * and counters per category, state and city follow it. Each term, category, state and city keeps
+ * its slots (a posting list) and, once frequent, a bitset too: a count ANDs the bitsets 32 slots
+ * at a time, a page tests a slot with a few bit reads. Per sort order a *main* permutation of
+ * slots is kept sorted; slots appended since it was built form a small *delta* kept sorted by
+ * binary insertion, and a page walks both in step. When the delta grows, it is merged into the
+ * main permutation in one linear pass. Killed slots are skipped and go away when the index is
+ * rebuilt (the sync reloads when too many are dead).
  *
- * Semantics match the SQL the route used before (kept in tests as the reference): a listing is
- * listed while its status is open (only open listings enter the index) and its end time is
- * unknown or later than now; prices compare against `price_usd` (what the buyer would pay now),
- * a listing without one never passing a price bound; orders are total (id breaks ties, missing
- * values last); a search needs every word group to hold one of its lexemes.
+ * Semantics are those of the list route's contract (a plain filter-sort-slice reference in the
+ * unit tests): a listing is listed while its status is open (only open listings enter the index)
+ * and its end time is unknown or later than now; prices compare against `price_usd` (what the
+ * buyer would pay now), a listing without one never passing a price bound; orders are total (id
+ * breaks ties, missing values last); a search needs every word group to hold one of its lexemes.
  */
 import type { SortOption } from './listing-schemas.js';
 
@@ -118,35 +122,67 @@ const ORDERS: readonly Exclude<IndexSort, 'relevance'>[] = ['deal_score_high', '
 type Order = (typeof ORDERS)[number];
 const ORDER_INDEX: Record<Order, number> = { deal_score_high: 0, deal_score_low: 1, price_low: 2, price_high: 3 };
 
-/** One search word resolved: by bitsets (its terms are all frequent) or by the per-query term mask. */
-type CompiledGroup = { bit: number; bitsets: Uint32Array[] | null };
+/** The slots holding one value (a term, a category, a state, a city): a list, and once frequent a bitset too. */
+class Postings {
+  readonly list = new IntList(4);
+  bits: Uint32Array | null = null;
+  /** Listed slots holding the value (kept for categories, states and cities). */
+  listed = 0;
+
+  add(slot: number, capacity: number, minForBits: number): void {
+    this.list.push(slot);
+    if (this.bits) this.bits[slot >>> 5]! |= 1 << (slot & 31);
+    else if (this.list.length >= minForBits) {
+      const bits = new Uint32Array(capacity >>> 5);
+      for (let i = 0; i < this.list.length; i++) {
+        const s = this.list.data[i]!;
+        bits[s >>> 5]! |= 1 << (s & 31);
+      }
+      this.bits = bits;
+    }
+  }
+
+  resize(capacity: number): void {
+    if (!this.bits) return;
+    const bits = new Uint32Array(capacity >>> 5);
+    bits.set(this.bits);
+    this.bits = bits;
+  }
+}
+
+/** One search word: its frequent terms' bitsets, and whether rarer terms (the mask) also satisfy it. */
+type CompiledGroup = { bit: number; bitsets: Uint32Array[]; rare: Postings[] };
 
 /** A query resolved against the index's dictionaries. */
 type Compiled = {
+  /** Bitsets every match is in (listed first; category, state, city, search words when they have one). */
+  required: Uint32Array[];
+  /** Equality checks left to do per slot (-1: none; set only when the value has no bitset). */
   category: number;
+  state: number;
+  city: number;
   hasMin: boolean;
   min: number;
   hasMax: boolean;
   max: number;
-  state: number;
-  city: number;
-  /** Groups tested through their terms' bitsets (one bit test per term per listing). */
-  bitsetGroups: Uint32Array[][];
-  /** Per term id, the bit of every other group it satisfies; null when no group needs it. */
+  /** Search words not folded into `required`. */
+  groups: CompiledGroup[];
+  /** Per term id, the bit of every group whose rare terms include it; null when none has any. */
   mask: Uint8Array | null;
-  maskGroups: number;
   /** Nothing can match (an unknown state, city or category, a word with no lexeme). */
   impossible: boolean;
   /** The candidate slots to visit: the smallest posting list(s) that every match is in. */
   driver: IntList[] | null;
   driverSize: number;
   /** Only filters the counters answer (none, or one of category / state / city). */
-  counted: 'all' | 'category' | 'state' | 'city' | null;
+  counted: Postings | 'all' | null;
+  /** Per word, every term (for relevance ranking). */
+  rankTerms: Array<Set<number>>;
 };
 
 export type IndexStats = { live: number; listed: number; slots: number; dead: number; delta: number; terms: number; bitsetTerms: number; approxBytes: number };
 
-/** Listings of one term from which it also keeps a bitset (a bit test instead of a term scan). */
+/** Slots of one value from which it also keeps a bitset (a bit test instead of a term scan). */
 const MIN_BITSET_POSTINGS = 2048;
 
 export type IndexOptions = { capacity?: number; maxDelta?: number; minBitsetPostings?: number };
@@ -181,16 +217,12 @@ export class ListingIndex {
   private readonly vocabulary = new Map<string, number>();
   private readonly termNames: string[] = [];
   private sortedTerms: string[] | null = null;
-  private readonly termPostings: IntList[] = [];
-  private readonly termBits: Array<Uint32Array | null> = [];
-  private readonly categoryPostings = new Map<number, IntList>();
-  private readonly categoryListed = new Map<number, number>();
-  private readonly states = new Map<string, number>();
-  private readonly statePostings: IntList[] = [];
-  private readonly stateListed: number[] = [];
-  private readonly cities = new Map<string, number>();
-  private readonly cityPostings: IntList[] = [];
-  private readonly cityListed: number[] = [];
+  private readonly terms: Postings[] = [];
+  private readonly categories = new Map<number, Postings>();
+  private readonly stateIds = new Map<string, number>();
+  private readonly states: Postings[] = [];
+  private readonly cityIds = new Map<string, number>();
+  private readonly cities: Postings[] = [];
 
   /** Per order: the main permutation (sorted slots < deltaFrom, dead ones included until merged). */
   private main: Int32Array[] = ORDERS.map(() => new Int32Array(0));
@@ -264,12 +296,13 @@ export class ListingIndex {
   }
 
   stats(): IndexStats {
-    const bitsetTerms = this.termBits.filter(Boolean).length;
+    const all = [...this.terms, ...this.categories.values(), ...this.states, ...this.cities];
+    const bitsets = all.filter((p) => p.bits).length;
     const bytes =
       this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 8 + 4 + 4 + 4 * 4 * 2 + 1 / 8) +
       this.termIds.data.length * 5 +
-      this.termPostings.reduce((sum, p) => sum + p.data.length * 4, 0) +
-      (bitsetTerms * this.capacity) / 8;
+      all.reduce((sum, p) => sum + p.list.data.length * 4, 0) +
+      (bitsets * this.capacity) / 8;
     return {
       live: this.liveCount,
       listed: this.listedCount,
@@ -277,7 +310,7 @@ export class ListingIndex {
       dead: this.slotCount - this.liveCount,
       delta: this.slotCount - this.deltaFrom,
       terms: this.termNames.length,
-      bitsetTerms,
+      bitsetTerms: this.terms.filter((p) => p.bits).length,
       approxBytes: Math.round(bytes),
     };
   }
@@ -323,10 +356,9 @@ export class ListingIndex {
 
   private tally(s: number, delta: 1 | -1): void {
     this.listedCount += delta;
-    const category = this.category[s]!;
-    this.categoryListed.set(category, (this.categoryListed.get(category) ?? 0) + delta);
-    if (this.stateCode[s]! >= 0) this.stateListed[this.stateCode[s]!]! += delta;
-    if (this.cityCode[s]! >= 0) this.cityListed[this.cityCode[s]!]! += delta;
+    this.categories.get(this.category[s]!)!.listed += delta;
+    if (this.stateCode[s]! >= 0) this.states[this.stateCode[s]!]!.listed += delta;
+    if (this.cityCode[s]! >= 0) this.cities[this.cityCode[s]!]!.listed += delta;
   }
 
   /** Unlists every listing whose end time is not after `now` (time only moves forward here). */
@@ -383,20 +415,23 @@ export class ListingIndex {
   private append(listing: IndexedListing): number {
     if (this.slotCount === this.capacity) this.grow();
     const s = this.slotCount++;
+    const cap = this.capacity;
+    const min = this.minBitsetPostings;
     this.ids[s] = listing.id;
     this.alive[s] = 1;
     this.score[s] = listing.dealScore ?? NaN;
     this.price[s] = listing.priceUsd ?? NaN;
     this.category[s] = listing.categoryId;
-    this.stateCode[s] = listing.state ? this.codeOf(this.states, this.statePostings, this.stateListed, listing.state) : -1;
-    this.cityCode[s] = listing.city ? this.codeOf(this.cities, this.cityPostings, this.cityListed, listing.city) : -1;
+    let byCategory = this.categories.get(listing.categoryId);
+    if (!byCategory) this.categories.set(listing.categoryId, (byCategory = new Postings()));
+    // Categories are few: a bitset each from the start.
+    byCategory.add(s, cap, 0);
+    this.stateCode[s] = listing.state ? this.codeOf(this.stateIds, this.states, listing.state) : -1;
+    this.cityCode[s] = listing.city ? this.codeOf(this.cityIds, this.cities, listing.city) : -1;
+    if (this.stateCode[s]! >= 0) this.states[this.stateCode[s]!]!.add(s, cap, min);
+    if (this.cityCode[s]! >= 0) this.cities[this.cityCode[s]!]!.add(s, cap, min);
     const endAt = listing.endAt ?? Infinity;
     this.endAt[s] = endAt;
-    if (this.stateCode[s]! >= 0) this.statePostings[this.stateCode[s]!]!.push(s);
-    if (this.cityCode[s]! >= 0) this.cityPostings[this.cityCode[s]!]!.push(s);
-    let byCategory = this.categoryPostings.get(listing.categoryId);
-    if (!byCategory) this.categoryPostings.set(listing.categoryId, (byCategory = new IntList()));
-    byCategory.push(s);
     if (endAt > this.clock) {
       this.listed[s >>> 5]! |= 1 << (s & 31);
       this.tally(s, 1);
@@ -416,11 +451,7 @@ export class ListingIndex {
         this.termWeights = next;
       }
       this.termWeights[this.termIds.length - 1] = Math.min(3, Math.max(0, listing.weights[i] ?? 0));
-      const postings = this.termPostings[term]!;
-      postings.push(s);
-      const bits = this.termBits[term];
-      if (bits) bits[s >>> 5]! |= 1 << (s & 31);
-      else if (postings.length >= this.minBitsetPostings) this.termBits[term] = this.bitsetOf(postings);
+      this.terms[term]!.add(s, cap, min);
     }
     this.termStart[s + 1] = this.termIds.length;
     this.slotOf.set(listing.id, s);
@@ -428,22 +459,12 @@ export class ListingIndex {
     return s;
   }
 
-  private bitsetOf(postings: IntList): Uint32Array {
-    const bits = new Uint32Array(this.capacity >>> 5);
-    for (let i = 0; i < postings.length; i++) {
-      const s = postings.data[i]!;
-      bits[s >>> 5]! |= 1 << (s & 31);
-    }
-    return bits;
-  }
-
-  private codeOf(codes: Map<string, number>, postings: IntList[], listed: number[], value: string): number {
+  private codeOf(codes: Map<string, number>, postings: Postings[], value: string): number {
     let code = codes.get(value);
     if (code === undefined) {
       code = postings.length;
       codes.set(value, code);
-      postings.push(new IntList());
-      listed.push(0);
+      postings.push(new Postings());
     }
     return code;
   }
@@ -454,8 +475,7 @@ export class ListingIndex {
       term = this.termNames.length;
       this.vocabulary.set(lexeme, term);
       this.termNames.push(lexeme);
-      this.termPostings.push(new IntList(4));
-      this.termBits.push(null);
+      this.terms.push(new Postings());
       this.sortedTerms = null;
     }
     return term;
@@ -478,10 +498,7 @@ export class ListingIndex {
     this.cityCode = grown(this.cityCode, (n) => new Int32Array(n));
     this.endAt = grown(this.endAt, (n) => new Float64Array(n));
     this.termStart = grown(this.termStart, (n) => new Int32Array(n), c + 1);
-    for (let t = 0; t < this.termBits.length; t++) {
-      const bits = this.termBits[t];
-      if (bits) this.termBits[t] = grown(bits, (n) => new Uint32Array(n), c >>> 5);
-    }
+    for (const p of [...this.terms, ...this.categories.values(), ...this.states, ...this.cities]) p.resize(c);
     this.position = this.position.map((p) => {
       const next = new Int32Array(c).fill(-1);
       next.set(p);
@@ -578,20 +595,21 @@ export class ListingIndex {
     this.finishLoad();
     this.expire(now);
     const c: Compiled = {
-      category: filter.categoryId ?? -1,
+      required: [this.listed],
+      category: -1,
+      state: -1,
+      city: -1,
       hasMin: filter.minPrice !== undefined,
       min: filter.minPrice ?? 0,
       hasMax: filter.maxPrice !== undefined,
       max: filter.maxPrice ?? 0,
-      state: -1,
-      city: -1,
-      bitsetGroups: [],
+      groups: [],
       mask: null,
-      maskGroups: 0,
       impossible: false,
       driver: null,
       driverSize: this.slotCount,
       counted: null,
+      rankTerms: [],
     };
     const consider = (lists: IntList[]) => {
       const size = lists.reduce((sum, l) => sum + l.length, 0);
@@ -600,82 +618,117 @@ export class ListingIndex {
         c.driverSize = size;
       }
     };
+    /** An equality filter: its bitset if it has one, else a per-slot check. */
+    const equal = (postings: Postings | undefined, code: number, check: 'category' | 'state' | 'city') => {
+      if (!postings) {
+        c.impossible = true;
+        return;
+      }
+      consider([postings.list]);
+      if (postings.bits) c.required.push(postings.bits);
+      else c[check] = code;
+    };
+    const given: Postings[] = [];
     if (filter.categoryId !== undefined) {
-      const postings = this.categoryPostings.get(filter.categoryId);
-      if (!postings) c.impossible = true;
-      else consider([postings]);
+      const postings = this.categories.get(filter.categoryId);
+      equal(postings, filter.categoryId, 'category');
+      if (postings) given.push(postings);
     }
     if (filter.state !== undefined) {
-      const code = this.states.get(filter.state);
-      if (code === undefined) c.impossible = true;
-      else {
-        c.state = code;
-        consider([this.statePostings[code]!]);
-      }
+      const code = this.stateIds.get(filter.state);
+      const postings = code === undefined ? undefined : this.states[code];
+      equal(postings, code ?? -1, 'state');
+      if (postings) given.push(postings);
     }
     if (filter.city !== undefined) {
-      const code = this.cities.get(filter.city);
-      if (code === undefined) c.impossible = true;
-      else {
-        c.city = code;
-        consider([this.cityPostings[code]!]);
-      }
+      const code = this.cityIds.get(filter.city);
+      const postings = code === undefined ? undefined : this.cities[code];
+      equal(postings, code ?? -1, 'city');
+      if (postings) given.push(postings);
     }
     if (filter.groups.length > 8) throw new Error('at most 8 search words');
-    let mask: Uint8Array | null = null;
     filter.groups.forEach((group, g) => {
       const terms = this.termsOf(group);
+      c.rankTerms.push(new Set(terms));
       if (terms.length === 0) {
         c.impossible = true;
         return;
       }
-      consider(terms.map((t) => this.termPostings[t]!));
-      if (terms.every((t) => this.termBits[t])) {
-        c.bitsetGroups.push(terms.map((t) => this.termBits[t]!));
-        return;
+      const postings = terms.map((t) => this.terms[t]!);
+      consider(postings.map((p) => p.list));
+      const compiled: CompiledGroup = { bit: 1 << g, bitsets: [], rare: [] };
+      for (const [i, p] of postings.entries()) {
+        if (p.bits) compiled.bitsets.push(p.bits);
+        else {
+          compiled.rare.push(p);
+          c.mask ??= new Uint8Array(this.termNames.length);
+          c.mask[terms[i]!]! |= 1 << g;
+        }
       }
-      mask ??= new Uint8Array(this.termNames.length);
-      for (const t of terms) mask[t]! |= 1 << g;
-      c.maskGroups |= 1 << g;
+      if (compiled.rare.length === 0 && compiled.bitsets.length === 1) c.required.push(compiled.bitsets[0]!);
+      else c.groups.push(compiled);
     });
-    c.mask = mask;
-    const searching = filter.groups.length > 0;
-    const priced = c.hasMin || c.hasMax;
-    if (!searching && !priced) {
-      const given = [filter.categoryId, filter.state, filter.city].filter((v) => v !== undefined).length;
-      if (given === 0) c.counted = 'all';
-      else if (given === 1) c.counted = filter.categoryId !== undefined ? 'category' : filter.state !== undefined ? 'state' : 'city';
+    if (filter.groups.length === 0 && !c.hasMin && !c.hasMax) {
+      if (given.length === 0) c.counted = 'all';
+      else if (given.length === 1) c.counted = given[0]!;
     }
     return c;
   }
 
-  private matches(c: Compiled, s: number): boolean {
-    if ((this.listed[s >>> 5]! & (1 << (s & 31))) === 0) return false;
+  /** Folds a word into `required` as one bitset (its terms' bitsets ORed, its rare terms' slots set). */
+  private materialise(c: Compiled, group: CompiledGroup): void {
+    const bits = new Uint32Array(this.capacity >>> 5);
+    for (const b of group.bitsets) for (let w = 0; w < bits.length; w++) bits[w]! |= b[w]!;
+    for (const p of group.rare) {
+      for (let i = 0; i < p.list.length; i++) {
+        const s = p.list.data[i]!;
+        bits[s >>> 5]! |= 1 << (s & 31);
+      }
+    }
+    c.required.push(bits);
+    c.groups = c.groups.filter((g) => g !== group);
+    if (c.mask) for (let t = 0; t < c.mask.length; t++) c.mask[t]! &= ~group.bit;
+  }
+
+  /** The per-slot checks after the required bitsets. */
+  private passesRest(c: Compiled, s: number): boolean {
     if (c.category >= 0 && this.category[s] !== c.category) return false;
-    if (c.hasMin && !(this.price[s]! >= c.min)) return false;
-    if (c.hasMax && !(this.price[s]! <= c.max)) return false;
     if (c.state >= 0 && this.stateCode[s] !== c.state) return false;
     if (c.city >= 0 && this.cityCode[s] !== c.city) return false;
+    if (c.hasMin && !(this.price[s]! >= c.min)) return false;
+    if (c.hasMax && !(this.price[s]! <= c.max)) return false;
+    if (c.groups.length === 0) return true;
     const word = s >>> 5;
     const bit = 1 << (s & 31);
-    for (const bitsets of c.bitsetGroups) {
+    let got = -1;
+    for (const group of c.groups) {
       let found = false;
-      for (const bits of bitsets) {
+      for (const bits of group.bitsets) {
         if ((bits[word]! & bit) !== 0) {
           found = true;
           break;
         }
       }
+      if (!found && group.rare.length > 0) {
+        if (got < 0) {
+          got = 0;
+          const mask = c.mask!;
+          const ids = this.termIds.data;
+          for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) got |= mask[ids[i]!]!;
+        }
+        found = (got & group.bit) !== 0;
+      }
       if (!found) return false;
     }
-    const mask = c.mask;
-    if (mask) {
-      let got = 0;
-      const ids = this.termIds.data;
-      for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) got |= mask[ids[i]!]!;
-      if ((got & c.maskGroups) !== c.maskGroups) return false;
-    }
     return true;
+  }
+
+  private matches(c: Compiled, s: number): boolean {
+    const word = s >>> 5;
+    const bit = 1 << (s & 31);
+    const required = c.required;
+    for (let k = 0; k < required.length; k++) if ((required[k]![word]! & bit) === 0) return false;
+    return this.passesRest(c, s);
   }
 
   /** Calls `visit` once for every slot that may match (the driver's, deduplicated), in any order. */
@@ -715,39 +768,32 @@ export class ListingIndex {
   count(filter: IndexFilter, now: number): number {
     const c = this.compile(filter, now);
     if (c.impossible) return 0;
-    switch (c.counted) {
-      case 'all':
-        return this.listedCount;
-      case 'category':
-        return this.categoryListed.get(c.category) ?? 0;
-      case 'state':
-        return this.stateListed[c.state] ?? 0;
-      case 'city':
-        return this.cityListed[c.city] ?? 0;
-    }
-    const onlyBitsets = c.mask === null && c.category < 0 && !c.hasMin && !c.hasMax && c.state < 0 && c.city < 0;
-    if (onlyBitsets && c.bitsetGroups.length > 0 && c.driverSize > this.listed.length) return this.countBitsets(c.bitsetGroups);
-    let n = 0;
-    this.forEachCandidate(c, (s) => {
-      if (this.matches(c, s)) n++;
-    });
-    return n;
-  }
-
-  /** Listed ∧ (any term of word 1) ∧ (any term of word 2) …, 32 listings per step. */
-  private countBitsets(groups: Uint32Array[][]): number {
-    const listed = this.listed;
+    if (c.counted === 'all') return this.listedCount;
+    if (c.counted) return c.counted.listed;
     const words = Math.ceil(this.slotCount / 32);
+    if (c.driverSize < words) {
+      let n = 0;
+      this.forEachCandidate(c, (s) => {
+        if (this.matches(c, s)) n++;
+      });
+      return n;
+    }
+    // Many candidates: AND the bitsets 32 slots at a time, check the rest only where all hold.
+    for (const group of [...c.groups]) if (group.bitsets.length > 0) this.materialise(c, group);
+    const rest = c.category >= 0 || c.state >= 0 || c.city >= 0 || c.hasMin || c.hasMax || c.groups.length > 0;
+    const required = c.required;
     let n = 0;
     for (let w = 0; w < words; w++) {
-      let v = listed[w]!;
-      for (let g = 0; g < groups.length && v !== 0; g++) {
-        const bitsets = groups[g]!;
-        let any = 0;
-        for (let b = 0; b < bitsets.length; b++) any |= bitsets[b]![w]!;
-        v &= any;
-      }
-      if (v !== 0) {
+      let v = required[0]![w]!;
+      for (let k = 1; k < required.length && v !== 0; k++) v &= required[k]![w]!;
+      if (v === 0) continue;
+      if (rest) {
+        while (v !== 0) {
+          const low = v & -v;
+          if (this.passesRest(c, (w << 5) + (31 - Math.clz32(low)))) n++;
+          v ^= low;
+        }
+      } else {
         v -= (v >>> 1) & 0x55555555;
         v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
         n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
@@ -764,8 +810,7 @@ export class ListingIndex {
   page(filter: IndexFilter, sort: IndexSort, offset: number, limit: number, now: number, total?: number): number[] {
     const c = this.compile(filter, now);
     if (c.impossible || limit <= 0) return [];
-    const searching = c.mask !== null || c.bitsetGroups.length > 0;
-    if (sort === 'relevance' && searching) return this.relevancePage(c, offset, limit, total);
+    if (sort === 'relevance' && filter.groups.length > 0) return this.relevancePage(c, offset, limit, total);
     const order = ORDER_INDEX[sort === 'relevance' ? 'deal_score_high' : sort];
     return this.topSlots(c, order, offset + limit, total)
       .slice(offset)
@@ -778,17 +823,21 @@ export class ListingIndex {
     if (matches === 0) return [];
     // Walking visits about need × (listings / matches) slots; collecting visits the driver's.
     const walkCost = (need * this.liveCount) / matches;
-    return walkCost <= c.driverSize ? this.walk(c, order, need) : this.collect(c, order, need);
+    if (walkCost > c.driverSize) return this.collect(c, order, need);
+    return this.walk(c, order, need);
   }
 
+  /**
+   * Follows an order until `need` slots matched. Matches are rarely spread evenly (the cheapest
+   * lots are seldom Caterpillars), so once a walk proves long, its words are folded into bitsets
+   * (one pass over their postings) and every further slot costs a few bit tests.
+   */
   private walk(c: Compiled, order: number, need: number): number[] {
     const out: number[] = [];
     const main = this.main[order]!;
     const delta = this.delta[order]!;
-    if (delta.length === 0) {
-      for (let i = 0; i < main.length && out.length < need; i++) if (this.matches(c, main[i]!)) out.push(main[i]!);
-      return out;
-    }
+    const foldAfter = Math.max(256, this.capacity >>> 9);
+    let steps = 0;
     let i = 0;
     let j = 0;
     while (out.length < need && (i < main.length || j < delta.length)) {
@@ -796,6 +845,7 @@ export class ListingIndex {
       if (j >= delta.length || (i < main.length && this.compare(order, main[i]!, delta[j]!) < 0)) s = main[i++]!;
       else s = delta[j++]!;
       if (this.matches(c, s)) out.push(s);
+      if (++steps === foldAfter && c.groups.length > 0) for (const group of [...c.groups]) this.materialise(c, group);
     }
     return out;
   }
@@ -849,19 +899,16 @@ export class ListingIndex {
 
   /** Per search word, the best weight among the listing's terms that satisfy it; summed. */
   private rank(c: Compiled, s: number): number {
-    // Mask groups by their word index (0–7), bitset groups after them (8 + k).
-    const best = new Float64Array(16);
+    let sum = 0;
     const ids = this.termIds.data;
-    for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) {
-      const term = ids[i]!;
-      const weight = RANK_WEIGHTS[this.termWeights[i]!]!;
-      const bits = c.mask ? c.mask[term]! : 0;
-      for (let g = 0; g < 8; g++) if (bits & (1 << g) && weight > best[g]!) best[g] = weight;
-      const termBits = this.termBits[term];
-      if (!termBits) continue;
-      for (let k = 0; k < c.bitsetGroups.length; k++) if (c.bitsetGroups[k]!.includes(termBits) && weight > best[8 + k]!) best[8 + k] = weight;
+    const start = this.termStart[s]!;
+    const end = this.termStart[s + 1]!;
+    for (const terms of c.rankTerms) {
+      let best = 0;
+      for (let i = start; i < end; i++) if (terms.has(ids[i]!)) best = Math.max(best, RANK_WEIGHTS[this.termWeights[i]!]!);
+      sum += best;
     }
-    return best.reduce((sum, w) => sum + w, 0);
+    return sum;
   }
 }
 
