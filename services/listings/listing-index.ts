@@ -176,8 +176,11 @@ type Compiled = {
   driverSize: number;
   /** Only filters the counters answer (none, or one of category / state / city). */
   counted: Postings | 'all' | null;
-  /** Per word, every term (for relevance ranking). */
-  rankTerms: Array<Set<number>>;
+  /** The category filtered on, if any (its own orders are walked). */
+  categoryId: number | undefined;
+  /** Per term id, the bit of every word it satisfies (for relevance ranking); null without a search. */
+  rankMask: Uint8Array | null;
+  words: number;
 };
 
 export type IndexStats = { live: number; listed: number; slots: number; dead: number; delta: number; terms: number; bitsetTerms: number; approxBytes: number };
@@ -226,6 +229,8 @@ export class ListingIndex {
 
   /** Per order: the main permutation (sorted slots < deltaFrom, dead ones included until merged). */
   private main: Int32Array[] = ORDERS.map(() => new Int32Array(0));
+  /** Per order and category: the category's slots of `main`, in the same order (a category's pages walk these). */
+  private byCategory: Array<Map<number, Int32Array>> = ORDERS.map(() => new Map());
   /** Per order: the position of each slot in `main`, or -1. */
   private position: Int32Array[];
   private deltaFrom = 0;
@@ -540,6 +545,7 @@ export class ListingIndex {
   /** Folds the delta (and drops dead slots) into each main order: one linear merge per order. */
   mergeDelta(): void {
     if (this.loading) return this.finishLoad();
+    const categories = this.categoryCodes();
     for (let o = 0; o < ORDERS.length; o++) {
       const main = this.main[o]!;
       const delta = this.delta[o]!;
@@ -559,8 +565,41 @@ export class ListingIndex {
       }
       this.main[o] = k === merged.length ? merged : merged.slice(0, k);
       this.delta[o] = [];
+      this.byCategory[o] = this.splitByCategory(this.main[o]!, categories);
     }
     this.deltaFrom = this.slotCount;
+  }
+
+  /** A dense code per slot's category (so splitting an order is two typed-array passes). */
+  private categoryCodes(): { codes: Map<number, number>; slotCode: Int32Array } {
+    const codes = new Map<number, number>();
+    const slotCode = new Int32Array(this.slotCount);
+    let last = NaN;
+    let lastCode = 0;
+    for (let s = 0; s < this.slotCount; s++) {
+      const category = this.category[s]!;
+      if (category !== last) {
+        let code = codes.get(category);
+        if (code === undefined) codes.set(category, (code = codes.size));
+        last = category;
+        lastCode = code;
+      }
+      slotCode[s] = lastCode;
+    }
+    return { codes, slotCode };
+  }
+
+  private splitByCategory(order: Int32Array, { codes, slotCode }: { codes: Map<number, number>; slotCode: Int32Array }): Map<number, Int32Array> {
+    const sizes = new Int32Array(codes.size);
+    for (let i = 0; i < order.length; i++) sizes[slotCode[order[i]!]!]!++;
+    const parts = Array.from(sizes, (size) => new Int32Array(size));
+    const filled = new Int32Array(codes.size);
+    for (let i = 0; i < order.length; i++) {
+      const s = order[i]!;
+      const code = slotCode[s]!;
+      parts[code]![filled[code]!++] = s;
+    }
+    return new Map([...codes].map(([category, code]) => [category, parts[code]!]));
   }
 
   private sortedVocabulary(): string[] {
@@ -609,7 +648,9 @@ export class ListingIndex {
       driver: null,
       driverSize: this.slotCount,
       counted: null,
-      rankTerms: [],
+      categoryId: filter.categoryId,
+      rankMask: null,
+      words: filter.groups.length,
     };
     const consider = (lists: IntList[]) => {
       const size = lists.reduce((sum, l) => sum + l.length, 0);
@@ -649,7 +690,8 @@ export class ListingIndex {
     if (filter.groups.length > 8) throw new Error('at most 8 search words');
     filter.groups.forEach((group, g) => {
       const terms = this.termsOf(group);
-      c.rankTerms.push(new Set(terms));
+      c.rankMask ??= new Uint8Array(this.termNames.length);
+      for (const t of terms) c.rankMask[t]! |= 1 << g;
       if (terms.length === 0) {
         c.impossible = true;
         return;
@@ -688,6 +730,16 @@ export class ListingIndex {
     c.required.push(bits);
     c.groups = c.groups.filter((g) => g !== group);
     if (c.mask) for (let t = 0; t < c.mask.length; t++) c.mask[t]! &= ~group.bit;
+  }
+
+  /**
+   * Before testing many candidates: a word whose rare lexemes would be looked for in each
+   * candidate's terms is folded into one bitset (a pass over its postings) — cheaper from a few
+   * hundred candidates on.
+   */
+  private materialiseFor(c: Compiled, candidates: number): void {
+    if (candidates < 512) return;
+    for (const group of [...c.groups]) if (group.rare.length > 0) this.materialise(c, group);
   }
 
   /** The per-slot checks after the required bitsets. */
@@ -770,8 +822,11 @@ export class ListingIndex {
     if (c.impossible) return 0;
     if (c.counted === 'all') return this.listedCount;
     if (c.counted) return c.counted.listed;
+    const onlyPrice = c.required.length === 1 && c.groups.length === 0 && c.category < 0 && c.state < 0 && c.city < 0;
+    if (onlyPrice && (c.hasMin || c.hasMax)) return this.countPriceRange(c);
     const words = Math.ceil(this.slotCount / 32);
     if (c.driverSize < words) {
+      this.materialiseFor(c, c.driverSize);
       let n = 0;
       this.forEachCandidate(c, (s) => {
         if (this.matches(c, s)) n++;
@@ -780,7 +835,7 @@ export class ListingIndex {
     }
     // Many candidates: AND the bitsets 32 slots at a time, check the rest only where all hold.
     for (const group of [...c.groups]) if (group.bitsets.length > 0) this.materialise(c, group);
-    const rest = c.category >= 0 || c.state >= 0 || c.city >= 0 || c.hasMin || c.hasMax || c.groups.length > 0;
+    const rest = this.hasRest(c);
     const required = c.required;
     let n = 0;
     for (let w = 0; w < words; w++) {
@@ -803,6 +858,37 @@ export class ListingIndex {
   }
 
   /**
+   * A price-only count: the price order is sorted by price (dead slots keep theirs), so the bounds
+   * are two binary searches and only the listings in between are checked; the delta separately.
+   */
+  private countPriceRange(c: Compiled): number {
+    const main = this.main[ORDER_INDEX.price_low]!;
+    const price = this.price;
+    // The first position whose price is ≥ bound (> bound when `after`); missing prices sort last.
+    const firstFrom = (bound: number, after: boolean) => {
+      let lo = 0;
+      let hi = main.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const p = price[main[mid]!]!;
+        if (p === p && (after ? p <= bound : p < bound)) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const from = c.hasMin ? firstFrom(c.min, false) : 0;
+    const to = firstFrom(c.hasMax ? c.max : Infinity, true);
+    let n = 0;
+    const listed = this.listed;
+    for (let i = from; i < to; i++) {
+      const s = main[i]!;
+      if ((listed[s >>> 5]! & (1 << (s & 31))) !== 0) n++;
+    }
+    for (const s of this.delta[ORDER_INDEX.price_low]!) if (this.matches(c, s)) n++;
+    return n;
+  }
+
+  /**
    * The ids of one page: `limit` listings from `offset` in `sort`. `total` (the filter's count, if
    * known) tells how selective the filter is, to choose between walking the order until the page
    * is full and collecting every candidate then ordering those.
@@ -821,9 +907,12 @@ export class ListingIndex {
   private topSlots(c: Compiled, order: number, need: number, total?: number): number[] {
     const matches = Math.min(total ?? c.driverSize, c.driverSize);
     if (matches === 0) return [];
-    // Walking visits about need × (listings / matches) slots; collecting visits the driver's.
-    const walkCost = (need * this.liveCount) / matches;
-    if (walkCost > c.driverSize) return this.collect(c, order, need);
+    // Walking visits about need × (listings walked / matches) slots; collecting visits the driver's.
+    const walked = c.categoryId !== undefined ? (this.categories.get(c.categoryId)?.list.length ?? 0) : this.liveCount;
+    const walkCost = (need * walked) / matches;
+    // A walk step is a few bit tests; a collected candidate also costs deduplication and sorting.
+    if (walkCost > 4 * c.driverSize) return this.collect(c, order, need);
+    if (walkCost > 512) for (const group of [...c.groups]) this.materialise(c, group);
     return this.walk(c, order, need);
   }
 
@@ -834,9 +923,11 @@ export class ListingIndex {
    */
   private walk(c: Compiled, order: number, need: number): number[] {
     const out: number[] = [];
-    const main = this.main[order]!;
+    const main = c.categoryId !== undefined ? (this.byCategory[order]!.get(c.categoryId) ?? new Int32Array(0)) : this.main[order]!;
     const delta = this.delta[order]!;
-    const foldAfter = Math.max(256, this.capacity >>> 9);
+    const foldAfter = 256;
+    let required = c.required;
+    let rest = this.hasRest(c);
     let steps = 0;
     let i = 0;
     let j = 0;
@@ -844,13 +935,27 @@ export class ListingIndex {
       let s: number;
       if (j >= delta.length || (i < main.length && this.compare(order, main[i]!, delta[j]!) < 0)) s = main[i++]!;
       else s = delta[j++]!;
-      if (this.matches(c, s)) out.push(s);
-      if (++steps === foldAfter && c.groups.length > 0) for (const group of [...c.groups]) this.materialise(c, group);
+      // Inline: the required bits, then the rest only where there is any.
+      const word = s >>> 5;
+      const bit = 1 << (s & 31);
+      let k = 0;
+      while (k < required.length && (required[k]![word]! & bit) !== 0) k++;
+      if (k === required.length && (!rest || this.passesRest(c, s))) out.push(s);
+      if (++steps === foldAfter && c.groups.length > 0) {
+        for (const group of [...c.groups]) this.materialise(c, group);
+        required = c.required;
+        rest = this.hasRest(c);
+      }
     }
     return out;
   }
 
+  private hasRest(c: Compiled): boolean {
+    return c.category >= 0 || c.state >= 0 || c.city >= 0 || c.hasMin || c.hasMax || c.groups.length > 0;
+  }
+
   private collect(c: Compiled, order: number, need: number): number[] {
+    this.materialiseFor(c, c.driverSize);
     const position = this.position[order]!;
     const main = this.main[order]!;
     const inMain: number[] = [];
@@ -892,22 +997,26 @@ export class ListingIndex {
   private relevancePage(c: Compiled, offset: number, limit: number, total?: number): number[] {
     const byScore = this.topSlots(c, ORDER_INDEX.deal_score_high, Math.max(RELEVANCE_CANDIDATES, offset + limit), total);
     const head = byScore.slice(0, RELEVANCE_CANDIDATES);
-    const rank = new Map<number, number>(head.map((s) => [s, this.rank(c, s)]));
-    head.sort((a, b) => rank.get(b)! - rank.get(a)! || this.compare(ORDER_INDEX.deal_score_high, a, b));
-    return [...head, ...byScore.slice(RELEVANCE_CANDIDATES)].slice(offset, offset + limit).map((s) => this.ids[s]!);
+    // byScore is in deal-score order already: equal ranks keep it (a stable sort).
+    const ranks = new Float64Array(head.length);
+    head.forEach((s, i) => (ranks[i] = this.rank(c, s)));
+    const order = Array.from(head.keys()).sort((a, b) => ranks[b]! - ranks[a]! || a - b);
+    return [...order.map((i) => head[i]!), ...byScore.slice(RELEVANCE_CANDIDATES)].slice(offset, offset + limit).map((s) => this.ids[s]!);
   }
 
   /** Per search word, the best weight among the listing's terms that satisfy it; summed. */
   private rank(c: Compiled, s: number): number {
-    let sum = 0;
+    const mask = c.rankMask!;
+    const best = [0, 0, 0, 0, 0, 0, 0, 0];
     const ids = this.termIds.data;
-    const start = this.termStart[s]!;
-    const end = this.termStart[s + 1]!;
-    for (const terms of c.rankTerms) {
-      let best = 0;
-      for (let i = start; i < end; i++) if (terms.has(ids[i]!)) best = Math.max(best, RANK_WEIGHTS[this.termWeights[i]!]!);
-      sum += best;
+    for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) {
+      const bits = mask[ids[i]!]!;
+      if (bits === 0) continue;
+      const weight = RANK_WEIGHTS[this.termWeights[i]!]!;
+      for (let g = 0; g < c.words; g++) if (bits & (1 << g) && weight > best[g]!) best[g] = weight;
     }
+    let sum = 0;
+    for (let g = 0; g < c.words; g++) sum += best[g]!;
     return sum;
   }
 }
