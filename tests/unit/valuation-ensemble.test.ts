@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairValueModel, LEFT_OUT_FEATURES, trainFairValueModel } from '../../services/valuation/fair-value-model.js';
+import { DEFAULT_TARGET_SMOOTHING, FairValueModel, LEFT_OUT_FEATURES, trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns } from '../../services/valuation/target-encoding.js';
@@ -116,5 +116,23 @@ describe('fair-value ensemble', () => {
     expect(b!.high).toBeCloseTo(a!.high, 6);
     const restored = FairValueModel.fromJSON(JSON.parse(JSON.stringify(drifted.toJSON())));
     expect(restored.valueAll(probe)).toEqual(drifted.valueAll(probe));
+  });
+
+  it('smooths the target encodings with one pseudo-sale by default (issue #7 follow-up), or as asked', () => {
+    expect(DEFAULT_TARGET_SMOOTHING).toBe(1);
+    expect(model.data.targetEncoding.smoothing).toBe(1);
+    const five = trainFairValueModel(sales, { params, members: 1, targetSmoothing: 5 }).model;
+    expect(five.data.targetEncoding.smoothing).toBe(5);
+    // a model's few sales move its encoding further from the type's mean with less smoothing
+    const rare = [...sales.filter((s) => s.model !== '980G'), ...sales.filter((s) => s.model === '980G').slice(0, 3)];
+    const column = (smoothing: number) => {
+      const te = fitTargetEncoding(rare, smoothing);
+      return targetColumns([{ ...rare[rare.length - 1]! }], te)[0]![0]!;
+    };
+    const typeMean = fitTargetEncoding(rare).prior['3']!;
+    expect(Math.abs(column(1) - typeMean)).toBeGreaterThan(Math.abs(column(5) - typeMean));
+    // stored with the model, so a model trained with another smoothing scores as it was trained
+    const restored = FairValueModel.fromJSON(JSON.parse(JSON.stringify(five.toJSON())));
+    expect(restored.valueAll(probe)).toEqual(five.valueAll(probe));
   });
 });
