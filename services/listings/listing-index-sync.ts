@@ -116,7 +116,7 @@ export class ListingIndexSync {
     }
     this.snapshot = changes.snapshot;
     this.lastSyncAt = startedAt;
-    const { dead, live } = this.index.stats();
+    const { dead, size: live } = this.index;
     if (dead > 10_000 && dead > live) return this.reload('more dead slots than live ones');
     if (startedAt - this.lastPruneAt > 60_000) {
       this.lastPruneAt = startedAt;

@@ -151,7 +151,7 @@ class Postings {
 }
 
 /** One search word: its frequent terms' bitsets, and whether rarer terms (the mask) also satisfy it. */
-type CompiledGroup = { bit: number; bitsets: Uint32Array[]; rare: Postings[] };
+type CompiledGroup = { bit: number; bitsets: Uint32Array[]; rare: Postings[]; terms: number[] };
 
 /** A query resolved against the index's dictionaries. */
 type Compiled = {
@@ -187,6 +187,8 @@ export type IndexStats = { live: number; listed: number; slots: number; dead: nu
 
 /** Slots of one value from which it also keeps a bitset (a bit test instead of a term scan). */
 const MIN_BITSET_POSTINGS = 2048;
+/** Search words whose bitsets are kept (about 128 KB each at a million listings). */
+const WORD_BITS_CACHED = 64;
 
 export type IndexOptions = { capacity?: number; maxDelta?: number; minBitsetPostings?: number };
 
@@ -239,6 +241,13 @@ export class ListingIndex {
   private stamp: Uint32Array;
   private epoch = 0;
   private loading = true;
+
+  /**
+   * The bitsets of recent search words (their terms ORed), kept up to date as listings are
+   * appended: a word searched again costs no pass over its postings. A derived structure of the
+   * index, exact at all times — not a cache of answers.
+   */
+  private readonly wordBits = new Map<string, { terms: Set<number>; bits: Uint32Array }>();
 
   /** The delta is merged into the main orders once it holds this many slots (a linear pass). */
   readonly maxDelta: number;
@@ -294,6 +303,11 @@ export class ListingIndex {
   /** Live listings (ended ones included until their end passes a query's clock). */
   get size(): number {
     return this.liveCount;
+  }
+
+  /** Slots of replaced or removed listings, until the next reload. */
+  get dead(): number {
+    return this.slotCount - this.liveCount;
   }
 
   has(id: number): boolean {
@@ -459,6 +473,14 @@ export class ListingIndex {
       this.terms[term]!.add(s, cap, min);
     }
     this.termStart[s + 1] = this.termIds.length;
+    for (const word of this.wordBits.values()) {
+      for (const term of seen) {
+        if (word.terms.has(term)) {
+          word.bits[s >>> 5]! |= 1 << (s & 31);
+          break;
+        }
+      }
+    }
     this.slotOf.set(listing.id, s);
     this.liveCount++;
     return s;
@@ -504,6 +526,7 @@ export class ListingIndex {
     this.endAt = grown(this.endAt, (n) => new Float64Array(n));
     this.termStart = grown(this.termStart, (n) => new Int32Array(n), c + 1);
     for (const p of [...this.terms, ...this.categories.values(), ...this.states, ...this.cities]) p.resize(c);
+    this.wordBits.clear();
     this.position = this.position.map((p) => {
       const next = new Int32Array(c).fill(-1);
       next.set(p);
@@ -698,7 +721,7 @@ export class ListingIndex {
       }
       const postings = terms.map((t) => this.terms[t]!);
       consider(postings.map((p) => p.list));
-      const compiled: CompiledGroup = { bit: 1 << g, bitsets: [], rare: [] };
+      const compiled: CompiledGroup = { bit: 1 << g, bitsets: [], rare: [], terms };
       for (const [i, p] of postings.entries()) {
         if (p.bits) compiled.bitsets.push(p.bits);
         else {
@@ -719,15 +742,26 @@ export class ListingIndex {
 
   /** Folds a word into `required` as one bitset (its terms' bitsets ORed, its rare terms' slots set). */
   private materialise(c: Compiled, group: CompiledGroup): void {
-    const bits = new Uint32Array(this.capacity >>> 5);
-    for (const b of group.bitsets) for (let w = 0; w < bits.length; w++) bits[w]! |= b[w]!;
-    for (const p of group.rare) {
-      for (let i = 0; i < p.list.length; i++) {
-        const s = p.list.data[i]!;
-        bits[s >>> 5]! |= 1 << (s & 31);
+    const key = [...group.terms].sort((a, b) => a - b).join(',');
+    let cached = this.wordBits.get(key);
+    if (cached) {
+      // Most recently used last: the first entry is evicted.
+      this.wordBits.delete(key);
+      this.wordBits.set(key, cached);
+    } else {
+      const bits = new Uint32Array(this.capacity >>> 5);
+      for (const b of group.bitsets) for (let w = 0; w < bits.length; w++) bits[w]! |= b[w]!;
+      for (const p of group.rare) {
+        for (let i = 0; i < p.list.length; i++) {
+          const s = p.list.data[i]!;
+          bits[s >>> 5]! |= 1 << (s & 31);
+        }
       }
+      cached = { terms: new Set(group.terms), bits };
+      if (this.wordBits.size >= WORD_BITS_CACHED) this.wordBits.delete(this.wordBits.keys().next().value!);
+      this.wordBits.set(key, cached);
     }
-    c.required.push(bits);
+    c.required.push(cached.bits);
     c.groups = c.groups.filter((g) => g !== group);
     if (c.mask) for (let t = 0; t < c.mask.length; t++) c.mask[t]! &= ~group.bit;
   }
@@ -785,6 +819,21 @@ export class ListingIndex {
 
   /** Calls `visit` once for every slot that may match (the driver's, deduplicated), in any order. */
   private forEachCandidate(c: Compiled, visit: (slot: number) => void): void {
+    const words = (this.slotCount + 31) >>> 5;
+    if (c.required.length > 1 && c.driverSize > words) {
+      // The required bitsets, ANDed 32 slots at a time, name fewer candidates than any list.
+      const required = c.required;
+      for (let w = 0; w < words; w++) {
+        let v = required[0]![w]!;
+        for (let k = 1; k < required.length && v !== 0; k++) v &= required[k]![w]!;
+        while (v !== 0) {
+          const low = v & -v;
+          visit((w << 5) + (31 - Math.clz32(low)));
+          v ^= low;
+        }
+      }
+      return;
+    }
     if (!c.driver) {
       for (let s = 0; s < this.slotCount; s++) visit(s);
       return;
