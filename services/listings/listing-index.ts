@@ -181,6 +181,8 @@ type Compiled = {
   /** Per term id, the bit of every word it satisfies (for relevance ranking); null without a search. */
   rankMask: Uint8Array | null;
   words: number;
+  /** Term ids set in the scratch masks (cleared after the query). */
+  touched: number[];
 };
 
 export type IndexStats = { live: number; listed: number; slots: number; dead: number; delta: number; terms: number; bitsetTerms: number; approxBytes: number };
@@ -674,6 +676,7 @@ export class ListingIndex {
       categoryId: filter.categoryId,
       rankMask: null,
       words: filter.groups.length,
+      touched: [],
     };
     const consider = (lists: IntList[]) => {
       const size = lists.reduce((sum, l) => sum + l.length, 0);
@@ -713,8 +716,9 @@ export class ListingIndex {
     if (filter.groups.length > 8) throw new Error('at most 8 search words');
     filter.groups.forEach((group, g) => {
       const terms = this.termsOf(group);
-      c.rankMask ??= new Uint8Array(this.termNames.length);
+      c.rankMask ??= this.scratch(0);
       for (const t of terms) c.rankMask[t]! |= 1 << g;
+      c.touched.push(...terms);
       if (terms.length === 0) {
         c.impossible = true;
         return;
@@ -726,7 +730,7 @@ export class ListingIndex {
         if (p.bits) compiled.bitsets.push(p.bits);
         else {
           compiled.rare.push(p);
-          c.mask ??= new Uint8Array(this.termNames.length);
+          c.mask ??= this.scratch(1);
           c.mask[terms[i]!]! |= 1 << g;
         }
       }
@@ -763,7 +767,7 @@ export class ListingIndex {
     }
     c.required.push(cached.bits);
     c.groups = c.groups.filter((g) => g !== group);
-    if (c.mask) for (let t = 0; t < c.mask.length; t++) c.mask[t]! &= ~group.bit;
+    if (c.mask) for (const t of group.terms) c.mask[t]! &= ~group.bit;
   }
 
   /**
@@ -865,9 +869,35 @@ export class ListingIndex {
     return this.epoch;
   }
 
+  /**
+   * Two per-term arrays reused by every query (the rank and search masks): allocating them per
+   * search cost more than the search. Zeroed again where the query set them (release).
+   */
+  private scratchMasks: [Uint8Array, Uint8Array] = [new Uint8Array(0), new Uint8Array(0)];
+
+  private scratch(which: 0 | 1): Uint8Array {
+    if (this.scratchMasks[which].length < this.termNames.length) this.scratchMasks[which] = new Uint8Array(this.termNames.length * 2);
+    return this.scratchMasks[which];
+  }
+
+  private release(c: Compiled): void {
+    for (const t of c.touched) {
+      if (c.rankMask) c.rankMask[t] = 0;
+      if (c.mask) c.mask[t] = 0;
+    }
+  }
+
   /** How many listed listings pass the filter at `now`. */
   count(filter: IndexFilter, now: number): number {
     const c = this.compile(filter, now);
+    try {
+      return this.countCompiled(c);
+    } finally {
+      this.release(c);
+    }
+  }
+
+  private countCompiled(c: Compiled): number {
     if (c.impossible) return 0;
     if (c.counted === 'all') return this.listedCount;
     if (c.counted) return c.counted.listed;
@@ -944,6 +974,14 @@ export class ListingIndex {
    */
   page(filter: IndexFilter, sort: IndexSort, offset: number, limit: number, now: number, total?: number): number[] {
     const c = this.compile(filter, now);
+    try {
+      return this.pageCompiled(c, filter, sort, offset, limit, total);
+    } finally {
+      this.release(c);
+    }
+  }
+
+  private pageCompiled(c: Compiled, filter: IndexFilter, sort: IndexSort, offset: number, limit: number, total?: number): number[] {
     if (c.impossible || limit <= 0) return [];
     if (sort === 'relevance' && filter.groups.length > 0) return this.relevancePage(c, offset, limit, total);
     const order = ORDER_INDEX[sort === 'relevance' ? 'deal_score_high' : sort];
@@ -960,7 +998,7 @@ export class ListingIndex {
     const walked = c.categoryId !== undefined ? (this.categories.get(c.categoryId)?.list.length ?? 0) : this.liveCount;
     const walkCost = (need * walked) / matches;
     // A walk step is a few bit tests; a collected candidate also costs deduplication and sorting.
-    if (walkCost > 4 * c.driverSize) return this.collect(c, order, need);
+    if (walkCost > 12 * c.driverSize) return this.collect(c, order, need);
     if (walkCost > 512) for (const group of [...c.groups]) this.materialise(c, group);
     return this.walk(c, order, need);
   }
