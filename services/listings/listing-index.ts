@@ -985,22 +985,20 @@ export class ListingIndex {
     if (c.impossible || limit <= 0) return [];
     if (sort === 'relevance' && filter.groups.length > 0) return this.relevancePage(c, offset, limit, total);
     const order = ORDER_INDEX[sort === 'relevance' ? 'deal_score_high' : sort];
-    return this.topSlots(c, order, offset + limit, total)
-      .slice(offset)
-      .map((s) => this.ids[s]!);
+    return this.topSlots(c, order, offset + limit, total, offset).map((s) => this.ids[s]!);
   }
 
-  /** The first `need` matching slots in an order. */
-  private topSlots(c: Compiled, order: number, need: number, total?: number): number[] {
+  /** The first `need` matching slots in an order, less the first `skip` of them. */
+  private topSlots(c: Compiled, order: number, need: number, total?: number, skip = 0): number[] {
     const matches = Math.min(total ?? c.driverSize, c.driverSize);
     if (matches === 0) return [];
     // Walking visits about need × (listings walked / matches) slots; collecting visits the driver's.
     const walked = c.categoryId !== undefined ? (this.categories.get(c.categoryId)?.list.length ?? 0) : this.liveCount;
     const walkCost = (need * walked) / matches;
     // A walk step is a few bit tests; a collected candidate also costs deduplication and sorting.
-    if (walkCost > 12 * c.driverSize) return this.collect(c, order, need);
+    if (walkCost > 12 * c.driverSize) return this.collect(c, order, need).slice(skip);
     if (walkCost > 512) for (const group of [...c.groups]) this.materialise(c, group);
-    return this.walk(c, order, need);
+    return this.walk(c, order, need, skip);
   }
 
   /**
@@ -1008,7 +1006,7 @@ export class ListingIndex {
    * lots are seldom Caterpillars), so once a walk proves long, its words are folded into bitsets
    * (one pass over their postings) and every further slot costs a few bit tests.
    */
-  private walk(c: Compiled, order: number, need: number): number[] {
+  private walk(c: Compiled, order: number, need: number, skip: number): number[] {
     const out: number[] = [];
     const main = c.categoryId !== undefined ? (this.byCategory[order]!.get(c.categoryId) ?? new Int32Array(0)) : this.main[order]!;
     const delta = this.delta[order]!;
@@ -1018,6 +1016,9 @@ export class ListingIndex {
     let steps = 0;
     let i = 0;
     let j = 0;
+    // Deep pages: the first `skip` matches are counted, not kept.
+    let skipped = 0;
+    need -= skip;
     while (out.length < need && (i < main.length || j < delta.length)) {
       let s: number;
       if (j >= delta.length || (i < main.length && this.compare(order, main[i]!, delta[j]!) < 0)) s = main[i++]!;
@@ -1027,7 +1028,10 @@ export class ListingIndex {
       const bit = 1 << (s & 31);
       let k = 0;
       while (k < required.length && (required[k]![word]! & bit) !== 0) k++;
-      if (k === required.length && (!rest || this.passesRest(c, s))) out.push(s);
+      if (k === required.length && (!rest || this.passesRest(c, s))) {
+        if (skipped < skip) skipped++;
+        else out.push(s);
+      }
       if (++steps === foldAfter && c.groups.length > 0) {
         for (const group of [...c.groups]) this.materialise(c, group);
         required = c.required;
@@ -1091,10 +1095,12 @@ export class ListingIndex {
     return [...order.map((i) => head[i]!), ...byScore.slice(RELEVANCE_CANDIDATES)].slice(offset, offset + limit).map((s) => this.ids[s]!);
   }
 
+  private readonly rankScratch = new Float64Array(8);
+
   /** Per search word, the best weight among the listing's terms that satisfy it; summed. */
   private rank(c: Compiled, s: number): number {
     const mask = c.rankMask!;
-    const best = [0, 0, 0, 0, 0, 0, 0, 0];
+    const best = this.rankScratch.fill(0);
     const ids = this.termIds.data;
     for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) {
       const bits = mask[ids[i]!]!;
