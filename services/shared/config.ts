@@ -147,7 +147,8 @@ const envSchema = z
 
     /**
      * Listings API: how long (at least) a filter's result count is reused; costly counts are kept
-     * longer (up to 12×). 0 = count on every request (the default under tests).
+     * longer (up to 12×), a search's analysis 12× as long. 0 = count and analyse on every request
+     * (the default under tests).
      */
     LISTINGS_COUNT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).optional(),
 
