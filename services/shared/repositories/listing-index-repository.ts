@@ -5,6 +5,7 @@
  * PostgreSQL's own parser (so a query word is stemmed exactly as the indexed text was).
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Sql } from '../database/db.js';
 import { executePrepared } from '../database/prepared.js';
 import { intArray, textArray } from '../database/sql-arrays.js';
@@ -30,6 +31,11 @@ type IndexRow = {
   end_at: number | null;
   search_vector: string | null;
 };
+
+const dialect = new PgDialect();
+
+/** Listed: open at the source and not past its end time. */
+const IS_LISTED = sql`l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > now())`;
 
 const INDEX_COLUMNS = sql`
   l.id, l.status, l.deal_score, l.price_usd::float8 AS price_usd, l.category_id, l.state, lower(l.city) AS city,
@@ -57,12 +63,10 @@ function toIndexed(row: IndexRow): IndexedListing {
 export async function loadListedListings(client: Sql, onBatch: (listings: IndexedListing[]) => void, batchSize = 5000): Promise<Snapshot> {
   return client.begin('isolation level repeatable read read only', async (tx) => {
     const [{ snapshot } = { snapshot: '' }] = await tx<Array<{ snapshot: string }>>`SELECT pg_current_snapshot()::text AS snapshot`;
-    const query = tx.unsafe<IndexRow[]>(
-      `SELECT l.id, l.status, l.deal_score, l.price_usd::float8 AS price_usd, l.category_id, l.state, lower(l.city) AS city,
-         (extract(epoch FROM l.auction_end_at) * 1000)::float8 AS end_at, l.search_vector::text AS search_vector
-       FROM listings l
-       WHERE l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > now())`,
-    );
+    // A cursor needs postgres.js itself: the same columns as the sync's reads, as plain SQL text.
+    const load = dialect.sqlToQuery(sql`
+      SELECT ${INDEX_COLUMNS} FROM listings l WHERE ${IS_LISTED}`);
+    const query = tx.unsafe<IndexRow[]>(load.sql, load.params as never[]);
     await query.cursor(batchSize, (rows) => {
       onBatch(rows.map(toIndexed));
     });
@@ -102,7 +106,7 @@ export async function findListedForIndex(db: DbOrTx, ids: number[]): Promise<Ind
   if (ids.length === 0) return [];
   const rows = await executePrepared<IndexRow>(db, sql`
     SELECT ${INDEX_COLUMNS} FROM listings l
-    WHERE l.id = ANY(${intArray(ids)}) AND l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > now())
+    WHERE l.id = ANY(${intArray(ids)}) AND ${IS_LISTED}
   `);
   return rows.map(toIndexed);
 }
