@@ -312,10 +312,6 @@ export class ListingIndex {
     return this.slotCount - this.liveCount;
   }
 
-  has(id: number): boolean {
-    return this.slotOf.has(id);
-  }
-
   stats(): IndexStats {
     const all = [...this.terms, ...this.categories.values(), ...this.states, ...this.cities];
     const bitsets = all.filter((p) => p.bits).length;
