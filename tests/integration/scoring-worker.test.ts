@@ -93,11 +93,12 @@ describe('scoring worker', () => {
   }
 
   async function scoreThroughQueue(listingId: number) {
-    await ctx.queues.enqueue('score', { listingId, reason: 'new', version: `test-${listingId}` });
-    return waitFor(async () => {
-      const [row] = await ctx.database.db.select().from(listings).where(eq(listings.id, listingId));
-      return row?.scoredAt ? row : undefined;
-    });
+    const job = await ctx.queues.enqueue('score', { listingId, reason: 'new', version: `test-${listingId}` });
+    // the job is done once its match job is queued too, which happens after the score is written
+    await waitFor(async () => ((await ctx.queues.queue('score').getJobState(job.id!)) === 'completed' ? true : undefined));
+    const [row] = await ctx.database.db.select().from(listings).where(eq(listings.id, listingId));
+    expect(row?.scoredAt).toBeTruthy();
+    return row!;
   }
 
   const backhoe = { make: 'Caterpillar', model: '416D', modelFamily: '416', year: 2002, hours: 4000, state: 'TX', condition: 'Good' as const };
