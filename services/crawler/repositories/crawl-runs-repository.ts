@@ -113,21 +113,24 @@ export async function finishStep(
 
 /** Finishes a running run now (last step done, or swept as stale) and records its outcome on the source. */
 export async function closeRun(db: DbOrTx, runId: number): Promise<CrawlRun | undefined> {
-  const [finished] = await db
-    .update(crawlRuns)
-    .set({
-      state: 'finished',
-      finishedAt: sql`now()`,
-      outcome: sql`CASE
-        WHEN ${crawlRuns.blocked} THEN 'blocked'
-        WHEN ${crawlRuns.lotsNew} + ${crawlRuns.lotsUpdated} + ${crawlRuns.lotsUnchanged} > 0 THEN 'ok'
-        WHEN ${crawlRuns.errors} > 0 THEN 'error'
-        ELSE 'empty' END`,
-    })
-    .where(and(eq(crawlRuns.id, runId), eq(crawlRuns.state, 'running')))
-    .returning();
-  if (finished) await recordSourceOutcome(db, finished.sourceId, finished.outcome ?? 'error', finished.finishedAt ?? new Date());
-  return finished;
+  // One transaction: whoever sees the run finished sees the source's status from it too.
+  return db.transaction(async (tx) => {
+    const [finished] = await tx
+      .update(crawlRuns)
+      .set({
+        state: 'finished',
+        finishedAt: sql`now()`,
+        outcome: sql`CASE
+          WHEN ${crawlRuns.blocked} THEN 'blocked'
+          WHEN ${crawlRuns.lotsNew} + ${crawlRuns.lotsUpdated} + ${crawlRuns.lotsUnchanged} > 0 THEN 'ok'
+          WHEN ${crawlRuns.errors} > 0 THEN 'error'
+          ELSE 'empty' END`,
+      })
+      .where(and(eq(crawlRuns.id, runId), eq(crawlRuns.state, 'running')))
+      .returning();
+    if (finished) await recordSourceOutcome(tx, finished.sourceId, finished.outcome ?? 'error', finished.finishedAt ?? new Date());
+    return finished;
+  });
 }
 
 /** Runs left running longer than `olderThanMs` (their last job died for good): closed as they stand. */
