@@ -56,8 +56,8 @@ export type IndexFilter = {
 
 export type IndexSort = SortOption;
 
-/** PostgreSQL's default ts_rank weights for D, C, B, A. */
-const RANK_WEIGHTS = [0.1, 0.2, 0.4, 1.0] as const;
+/** PostgreSQL's default ts_rank weights for D, C, B, A (0.1, 0.2, 0.4, 1), ×10 so sums are exact. */
+const RANK_WEIGHTS = [1, 2, 4, 10] as const;
 
 /** Parses `tsvector::text` ('lex':1A,5B 'other' …) into lexemes and their best weight. */
 export function parseTsvector(text: string): { lexemes: string[]; weights: number[] } {
@@ -457,7 +457,9 @@ export class ListingIndex {
 
     this.termStart[s] = this.termIds.length;
     const seen = new Set<number>();
-    for (let i = 0; i < listing.lexemes.length; i++) {
+    // Heaviest first (make/model, then title, then description): ranking stops at a word's first hit.
+    const byWeight = Array.from(listing.lexemes.keys()).sort((a, b) => (listing.weights[b] ?? 0) - (listing.weights[a] ?? 0));
+    for (const i of byWeight) {
       const term = this.termOf(listing.lexemes[i]!);
       if (seen.has(term)) continue;
       seen.add(term);
@@ -1091,21 +1093,26 @@ export class ListingIndex {
     return [...order.map((i) => head[i]!), ...byScore.slice(RELEVANCE_CANDIDATES)].slice(offset, offset + limit).map((s) => this.ids[s]!);
   }
 
-  private readonly rankScratch = new Float64Array(8);
-
-  /** Per search word, the best weight among the listing's terms that satisfy it; summed. */
+  /**
+   * Per search word, the best weight among the listing's terms that satisfy it; summed. A slot's
+   * terms are stored heaviest first, so a word's first hit is its best and the scan stops once
+   * every word has one.
+   */
   private rank(c: Compiled, s: number): number {
     const mask = c.rankMask!;
-    const best = this.rankScratch.fill(0);
     const ids = this.termIds.data;
-    for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) {
-      const bits = mask[ids[i]!]!;
-      if (bits === 0) continue;
-      const weight = RANK_WEIGHTS[this.termWeights[i]!]!;
-      for (let g = 0; g < c.words; g++) if (bits & (1 << g) && weight > best[g]!) best[g] = weight;
-    }
+    const all = (1 << c.words) - 1;
+    let found = 0;
     let sum = 0;
-    for (let g = 0; g < c.words; g++) sum += best[g]!;
+    for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end && found !== all; i++) {
+      const fresh = mask[ids[i]!]! & ~found;
+      if (fresh === 0) continue;
+      found |= fresh;
+      // popcount of a byte: the words this term is the first (so best) hit of
+      let n = fresh - ((fresh >>> 1) & 0x55);
+      n = (n & 0x33) + ((n >>> 2) & 0x33);
+      sum += RANK_WEIGHTS[this.termWeights[i]!]! * ((n + (n >>> 4)) & 0x0f);
+    }
     return sum;
   }
 }

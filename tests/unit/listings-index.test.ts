@@ -35,7 +35,8 @@ function reference(listings: Map<number, IndexedListing>, filter: IndexFilter, s
       return ka !== kb ? (ka < kb ? -1 : 1) : a.id - b.id;
     });
   if (sort !== 'relevance' || filter.groups.length === 0) return ordered(sort === 'relevance' ? 'deal_score_high' : sort);
-  const weightOf = [0.1, 0.2, 0.4, 1.0];
+  // ts_rank's D, C, B, A weights (0.1, 0.2, 0.4, 1) ×10: integer sums, so equal ranks are equal
+  const weightOf = [1, 2, 4, 10];
   const rank = (l: IndexedListing) =>
     filter.groups.reduce((sum, g) => {
       const weights = l.lexemes.flatMap((x, i) => (g.exact.includes(x) || g.prefixes.some((p) => x.startsWith(p)) ? [weightOf[l.weights[i]!]!] : []));
