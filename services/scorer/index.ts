@@ -1,3 +1,4 @@
+import { DelayedError } from 'bullmq';
 import type { ServiceStarter } from '../shared/service.js';
 import { bootstrapValuation } from './bootstrap.js';
 import { ModelStore } from './model-store.js';
@@ -12,7 +13,22 @@ export const startScorer: ServiceStarter = async (ctx) => {
   const models = new ModelStore(ctx.database.db);
   const scoreWorker = ctx.queues.worker('score', (payload) => runScoreJob(ctx, models, payload), { concurrency: 4 });
   // training holds the job for tens of seconds (in a thread); a long lock keeps it from looking stalled
-  const modelWorker = ctx.queues.worker('model', (payload) => runModelJob(ctx, payload), { concurrency: 1, lockDuration: 10 * 60_000 });
+  // Stopping interrupts a training in progress (it fails and is retried later) rather than waiting for it.
+  const stopping = new AbortController();
+  const modelWorker = ctx.queues.worker(
+    'model',
+    async (payload, job, token) => {
+      try {
+        return await runModelJob(ctx, payload, stopping.signal);
+      } catch (err) {
+        if (!stopping.signal.aborted || !token) throw err;
+        // Put back, not failed: an interrupted training costs no attempt and runs after the restart.
+        await job.moveToDelayed(Date.now() + 5_000, token);
+        throw new DelayedError();
+      }
+    },
+    { concurrency: 1, lockDuration: 10 * 60_000 },
+  );
   ctx.logger.info({ service: 'scorer', queues: ['score', 'model'] }, 'scorer running');
   if (ctx.config.VALUATION_BOOTSTRAP) {
     // In the background: start-up does not wait for an import.
@@ -21,6 +37,7 @@ export const startScorer: ServiceStarter = async (ctx) => {
   return {
     name: 'scorer',
     stop: async () => {
+      stopping.abort();
       await Promise.allSettled([scoreWorker.close(), modelWorker.close()]);
     },
   };

@@ -13,9 +13,9 @@ export function enqueueRescoreAll(ctx: AppContext, version: number): Promise<num
   return enqueueScoreJobsPaged(ctx, (after, limit) => listListingIdsToScore(ctx.database.db, after, limit), `model-${version}`);
 }
 
-export async function runModelJob(ctx: AppContext, payload: Payload<'model'>): Promise<Record<string, unknown>> {
+export async function runModelJob(ctx: AppContext, payload: Payload<'model'>, signal?: AbortSignal): Promise<Record<string, unknown>> {
   if (payload.action === 'train') {
-    const info = await trainAndStoreModel(ctx.database.db);
+    const info = await trainAndStoreModel(ctx.database.db, {}, signal);
     ctx.logger.info({ version: info.version, rows: info.trainingRows, seconds: info.trainingSeconds, metrics: info.metrics }, 'model trained');
     await ctx.queues.enqueue('model', { action: 'rescore-all', reason: 'new-model', version: info.version });
     return { version: info.version, trainingRows: info.trainingRows };

@@ -14,28 +14,44 @@ import { soldResultToSale } from './sales-history.js';
 /** Fewer sales than this and there is nothing worth learning. */
 export const MIN_TRAINING_SALES = 30;
 
-export function trainInThread(sales: TrainingSale[], options: TrainOptions = {}): Promise<{ model: SerializedFairValueModel; seconds: number }> {
+/**
+ * Trains in a worker thread. `signal` (the scorer shutting down) ends the thread at once and
+ * rejects, so the job fails and is retried later instead of holding the shutdown for a training.
+ */
+export function trainInThread(sales: TrainingSale[], options: TrainOptions = {}, signal?: AbortSignal): Promise<{ model: SerializedFairValueModel; seconds: number }> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('training interrupted: the scorer is stopping'));
     const worker = new Worker(new URL('./training-thread-bootstrap.mjs', import.meta.url), { workerData: { sales, options } });
+    const onAbort = () => {
+      reject(new Error('training interrupted: the scorer is stopping'));
+      void worker.terminate();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal?.removeEventListener('abort', onAbort);
     worker.once('message', (message: { ok: true; model: SerializedFairValueModel; seconds: number } | { ok: false; error: string }) => {
+      done();
       if (message.ok) resolve({ model: message.model, seconds: message.seconds });
       else reject(new Error(`training failed: ${message.error}`));
       void worker.terminate();
     });
-    worker.once('error', reject);
+    worker.once('error', (err) => {
+      done();
+      reject(err);
+    });
     worker.once('exit', (code) => {
+      done();
       if (code !== 0) reject(new Error(`training thread exited with code ${code}`));
     });
   });
 }
 
-export async function trainAndStoreModel(db: Db, options: TrainOptions = {}): Promise<ModelVersionInfo> {
+export async function trainAndStoreModel(db: Db, options: TrainOptions = {}, signal?: AbortSignal): Promise<ModelVersionInfo> {
   const rows = await listTrainingSales(db);
   if (rows.length < MIN_TRAINING_SALES) {
     throw new NonRetryableError(`only ${rows.length} sales in history; import some first (npm run import-sales -- --format fastiron <file>)`);
   }
   const sales = rows.map(soldResultToSale);
-  const { model, seconds } = await trainInThread(sales, options);
+  const { model, seconds } = await trainInThread(sales, options, signal);
   return insertModelVersion(db, {
     model,
     trainingRows: model.trainedRows,

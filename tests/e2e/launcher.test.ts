@@ -12,14 +12,19 @@ import { freePort } from '../../services/shared/database/embedded-postgres.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deal-radar-launch-'));
 let child: ChildProcess | undefined;
+let output = '';
 
 async function launch(port: number, pgPort: number): Promise<ChildProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  proc.stderr?.on('data', () => {});
-  proc.stdout?.on('data', () => {});
+  // Its output is kept (the tail) so a failed stop shows why.
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  proc.stderr?.on('data', keep);
+  proc.stdout?.on('data', keep);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`launcher exited with ${proc.exitCode}`);
@@ -30,10 +35,12 @@ async function launch(port: number, pgPort: number): Promise<ChildProcess> {
   throw new Error('launcher did not answer /api/health/ within 60 s');
 }
 
-async function stop(proc: ChildProcess): Promise<number | null> {
+/** SIGTERM, then the exit code — with the process's last output when it is not 0. */
+async function stop(proc: ChildProcess): Promise<number | string | null> {
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   proc.kill('SIGTERM');
-  return exited;
+  const code = await exited;
+  return code === 0 ? 0 : `exit ${code}; last output:\n${output}`;
 }
 
 function databaseUrl(pgPort: number): string {
@@ -62,6 +69,7 @@ describe('launcher on the embedded default', () => {
     await expect(down`SELECT 1`).rejects.toThrow();
     await down.end().catch(() => {});
 
+    output = '';
     child = await launch(port, pgPort);
     const again = postgres(databaseUrl(pgPort), { max: 1, onnotice: () => {} });
     const rows = await again`SELECT display_name FROM sources WHERE name = 'restart-probe'`;

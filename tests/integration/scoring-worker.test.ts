@@ -169,4 +169,19 @@ describe('scoring worker', () => {
     expect(row!.modelVersion).toBe(modelVersion);
     expect(row!.dealScore).not.toBeNull();
   });
+
+  it('stopping the scorer interrupts a training at once and puts the job back, costing no attempt', async () => {
+    const job = await ctx.queues.enqueue('model', { action: 'train', reason: 'manual', slot: 'interrupted' });
+    await waitFor(async () => ((await ctx.queues.queue('model').getJobState(job.id!)) === 'active' ? true : undefined));
+    // the training thread is running (a full fit takes tens of seconds)
+    await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
+    await scorer!.stop();
+    scorer = undefined;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const after = await ctx.queues.queue('model').getJob(job.id!);
+    expect(await after!.getState()).toBe('delayed');
+    expect(after!.attemptsMade).toBe(0);
+    expect((await latestModelVersion(ctx.database.db))?.version).toBe(modelVersion);
+  });
 });
