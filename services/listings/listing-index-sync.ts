@@ -9,7 +9,8 @@
  *
  * Reloads (built aside, then swapped) when a sync cannot be applied change by change: a TRUNCATE,
  * more changes than `maxChangesPerSync` (a rescore of everything), more dead slots than live ones,
- * or a process that has not synced for longer than half the log's retention.
+ * a quarter of the listings changed since the load (outside the index's score-numbered slots), or
+ * a process that has not synced for longer than half the log's retention.
  */
 import type { Logger } from 'pino';
 import type { DbOrTx, Sql } from '../shared/database/db.js';
@@ -116,8 +117,9 @@ export class ListingIndexSync {
     }
     this.snapshot = changes.snapshot;
     this.lastSyncAt = startedAt;
-    const { dead, size: live } = this.index;
+    const { dead, size: live, unordered } = this.index;
     if (dead > 10_000 && dead > live) return this.reload('more dead slots than live ones');
+    if (unordered > 50_000 && unordered > live / 4) return this.reload('a quarter of the listings changed since the load');
     if (startedAt - this.lastPruneAt > 60_000) {
       this.lastPruneAt = startedAt;
       await pruneListingChanges(db, this.retentionMs / 1000);

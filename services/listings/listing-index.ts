@@ -17,6 +17,10 @@
  * main permutation in one linear pass. Killed slots are skipped and go away when the index is
  * rebuilt (the sync reloads when too many are dead).
  *
+ * The load numbers slots in deal_score_high order (the default sort, and relevance's candidates):
+ * there, slot order *is* the order, so a page ANDs bitsets from slot 0 and stops when full; slots
+ * appended later (a *tail*, kept sorted) are merged in. The sync reloads once the tail is large.
+ *
  * Semantics are those of the list route's contract (a plain filter-sort-slice reference in the
  * unit tests): a listing is listed while its status is open (only open listings enter the index)
  * and its end time is unknown or later than now; prices compare against `price_usd` (what the
@@ -185,7 +189,18 @@ type Compiled = {
   touched: number[];
 };
 
-export type IndexStats = { live: number; listed: number; slots: number; dead: number; delta: number; terms: number; bitsetTerms: number; approxBytes: number };
+export type IndexStats = {
+  live: number;
+  listed: number;
+  slots: number;
+  dead: number;
+  delta: number;
+  /** Live slots appended since the load (outside the score-numbered range). */
+  unordered: number;
+  terms: number;
+  bitsetTerms: number;
+  approxBytes: number;
+};
 
 /** Slots of one value from which it also keeps a bitset (a bit test instead of a term scan). */
 const MIN_BITSET_POSTINGS = 2048;
@@ -243,6 +258,14 @@ export class ListingIndex {
   private stamp: Uint32Array;
   private epoch = 0;
   private loading = true;
+  /**
+   * Slots below this are numbered in deal_score_high order (the load renumbers them so): a page in
+   * that order — the default sort, and relevance's candidates — reads them by ANDing bitsets from
+   * slot 0 and stops when it has enough, instead of visiting slots in a permutation's order.
+   */
+  private ordered = 0;
+  /** Slots from `ordered` on (appended since the load), in deal_score_high order; dead ones until a merge. */
+  private tail: number[] = [];
 
   /**
    * The bitsets of recent search words (their terms ORed), kept up to date as listings are
@@ -289,22 +312,110 @@ export class ListingIndex {
     this.append(listing);
   }
 
-  /** Ends bulk loading: sorts every order once. */
+  /** Ends bulk loading: renumbers the slots in deal_score_high order, then sorts every other order once. */
   finishLoad(): void {
     if (!this.loading) return;
+    this.renumberByScore();
     const fresh = new Int32Array(this.slotCount);
     for (let s = 0; s < fresh.length; s++) fresh[s] = s;
     for (let o = 0; o < ORDERS.length; o++) {
-      const order = fresh.slice().sort((a, b) => this.compare(o, a, b));
+      const order = o === ORDER_INDEX.deal_score_high ? fresh : fresh.slice().sort((a, b) => this.compare(o, a, b));
       this.delta[o] = Array.from(order);
     }
     this.loading = false;
     this.mergeDelta();
+    this.ordered = this.slotCount;
+  }
+
+  /**
+   * Moves every live slot to its rank in deal_score_high order (dead ones are dropped): per-slot
+   * arrays are permuted, the terms' CSR copied in the new order, posting lists mapped and sorted,
+   * bitsets, the id map and the end-time heap rebuilt.
+   */
+  private renumberByScore(): void {
+    const old = this.slotCount;
+    const live: number[] = [];
+    for (let s = 0; s < old; s++) if (this.alive[s] === 1) live.push(s);
+    const perm = Int32Array.from(live).sort((a, b) => this.compare(ORDER_INDEX.deal_score_high, a, b));
+    const n = perm.length;
+    const newOf = new Int32Array(old).fill(-1);
+    for (let k = 0; k < n; k++) newOf[perm[k]!] = k;
+    const cap = this.capacity;
+    const permute = <T extends Int32Array | Uint8Array | Float64Array>(a: T, make: (size: number) => T): T => {
+      const next = make(cap);
+      for (let k = 0; k < n; k++) next[k] = a[perm[k]!]!;
+      return next;
+    };
+    this.ids = permute(this.ids, (c) => new Int32Array(c));
+    this.alive = permute(this.alive, (c) => new Uint8Array(c));
+    this.score = permute(this.score, (c) => new Float64Array(c));
+    this.price = permute(this.price, (c) => new Float64Array(c));
+    this.category = permute(this.category, (c) => new Int32Array(c));
+    this.stateCode = permute(this.stateCode, (c) => new Int32Array(c));
+    this.cityCode = permute(this.cityCode, (c) => new Int32Array(c));
+    this.endAt = permute(this.endAt, (c) => new Float64Array(c));
+    const listed = new Uint32Array(cap >>> 5);
+    for (let k = 0; k < n; k++) if (this.isListed(perm[k]!)) listed[k >>> 5]! |= 1 << (k & 31);
+    this.listed = listed;
+    const termStart = new Int32Array(cap + 1);
+    const termIds = new IntList(Math.max(8, this.termIds.length));
+    const termWeights = new Uint8Array(termIds.data.length);
+    for (let k = 0; k < n; k++) {
+      const s = perm[k]!;
+      termStart[k] = termIds.length;
+      for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) {
+        termWeights[termIds.length] = this.termWeights[i]!;
+        termIds.push(this.termIds.data[i]!);
+      }
+    }
+    termStart[n] = termIds.length;
+    this.termStart = termStart;
+    this.termIds = termIds;
+    this.termWeights = termWeights;
+    for (const p of [...this.terms, ...this.categories.values(), ...this.states, ...this.cities]) {
+      const list = p.list;
+      let m = 0;
+      for (let i = 0; i < list.length; i++) {
+        const k = newOf[list.data[i]!]!;
+        if (k >= 0) list.data[m++] = k;
+      }
+      list.length = m;
+      list.data.subarray(0, m).sort();
+      if (p.bits) {
+        p.bits.fill(0);
+        for (let i = 0; i < m; i++) {
+          const k = list.data[i]!;
+          p.bits[k >>> 5]! |= 1 << (k & 31);
+        }
+      }
+    }
+    for (const [id, s] of this.slotOf) this.slotOf.set(id, newOf[s]!);
+    // The heap: its listed entries renamed, then heapified again (dead ones dropped).
+    const times: number[] = [];
+    const slots: number[] = [];
+    for (let i = 0; i < this.heapSize; i++) {
+      const k = newOf[this.heapSlot[i]!]!;
+      if (k >= 0) {
+        times.push(this.heapTime[i]!);
+        slots.push(k);
+      }
+    }
+    this.heapSize = 0;
+    for (let i = 0; i < times.length; i++) this.pushExpiry(times[i]!, slots[i]!);
+    this.wordBits.clear();
+    this.stamp.fill(0);
+    this.epoch = 0;
+    this.slotCount = n;
   }
 
   /** Live listings (ended ones included until their end passes a query's clock). */
   get size(): number {
     return this.liveCount;
+  }
+
+  /** Slots appended since the load, outside the score-numbered range (dead ones until a merge). */
+  get unordered(): number {
+    return this.tail.length;
   }
 
   /** Slots of replaced or removed listings, until the next reload. */
@@ -326,6 +437,7 @@ export class ListingIndex {
       slots: this.slotCount,
       dead: this.slotCount - this.liveCount,
       delta: this.slotCount - this.deltaFrom,
+      unordered: this.tail.filter((t) => this.alive[t] === 1).length,
       terms: this.termNames.length,
       bitsetTerms: this.terms.filter((p) => p.bits).length,
       approxBytes: Math.round(bytes),
@@ -337,18 +449,21 @@ export class ListingIndex {
     this.finishLoad();
     this.remove(listing.id);
     const slot = this.append(listing);
-    for (let o = 0; o < ORDERS.length; o++) {
-      const list = this.delta[o]!;
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (this.compare(o, list[mid]!, slot) < 0) lo = mid + 1;
-        else hi = mid;
-      }
-      list.splice(lo, 0, slot);
-    }
+    for (let o = 0; o < ORDERS.length; o++) this.insertSorted(this.delta[o]!, o, slot);
+    this.insertSorted(this.tail, ORDER_INDEX.deal_score_high, slot);
     if (this.slotCount - this.deltaFrom >= this.maxDelta) this.mergeDelta();
+  }
+
+  /** Binary insertion into a list sorted in an order. */
+  private insertSorted(list: number[], order: number, slot: number): void {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.compare(order, list[mid]!, slot) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, slot);
   }
 
   remove(id: number): boolean {
@@ -591,6 +706,7 @@ export class ListingIndex {
       this.byCategory[o] = this.splitByCategory(this.main[o]!, categories);
     }
     this.deltaFrom = this.slotCount;
+    this.tail = this.tail.filter((t) => this.alive[t] === 1);
   }
 
   /** A dense code per slot's category (so splitting an order is two typed-array passes). */
@@ -990,6 +1106,16 @@ export class ListingIndex {
   private topSlots(c: Compiled, order: number, need: number, total?: number, skip = 0): number[] {
     const matches = Math.min(total ?? c.driverSize, c.driverSize);
     if (matches === 0) return [];
+    if (order === ORDER_INDEX.deal_score_high) {
+      // Scanning reads about need / matches of the renumbered slots' words (and of the tail).
+      const share = Math.min(1, need / matches);
+      const scanCost = share * ((this.ordered / 32) * (1 + c.required.length) + 4 * this.tail.length);
+      if (scanCost <= 12 * c.driverSize) {
+        if (share * this.ordered > 512) for (const group of [...c.groups]) this.materialise(c, group);
+        return this.scoreScan(c, need, skip);
+      }
+      return this.collect(c, order, need).slice(skip);
+    }
     // Walking visits about need × (listings walked / matches) slots; collecting visits the driver's.
     const walked = c.categoryId !== undefined ? (this.categories.get(c.categoryId)?.list.length ?? 0) : this.liveCount;
     const walkCost = (need * walked) / matches;
@@ -1036,6 +1162,47 @@ export class ListingIndex {
         rest = this.hasRest(c);
       }
     }
+    return out;
+  }
+
+  /**
+   * deal_score_high's first `need` matches, less the first `skip`: the renumbered slots are read in
+   * slot order, 32 at a time through the required bitsets (so a page stops as soon as it is full),
+   * and merged with the tail's matches.
+   */
+  private scoreScan(c: Compiled, need: number, skip: number): number[] {
+    const out: number[] = [];
+    const want = need - skip;
+    let skipped = 0;
+    const required = c.required;
+    const rest = this.hasRest(c);
+    const tail = this.tail;
+    let j = 0;
+    const ordered = this.ordered;
+    const words = (ordered + 31) >>> 5;
+    // The last word's bits from `ordered` on are tail slots, merged from the tail list instead.
+    const lastMask = (ordered & 31) === 0 ? -1 : (1 << (ordered & 31)) - 1;
+    const take = (s: number) => {
+      if (skipped < skip) skipped++;
+      else out.push(s);
+    };
+    for (let w = 0; w < words && out.length < want; w++) {
+      let v = required[0]![w]!;
+      for (let k = 1; k < required.length && v !== 0; k++) v &= required[k]![w]!;
+      if (w === words - 1) v &= lastMask;
+      while (v !== 0 && out.length < want) {
+        const low = v & -v;
+        const s = (w << 5) + (31 - Math.clz32(low));
+        v ^= low;
+        if (rest && !this.passesRest(c, s)) continue;
+        while (j < tail.length && out.length < want && this.compare(ORDER_INDEX.deal_score_high, tail[j]!, s) < 0) {
+          const t = tail[j++]!;
+          if (this.matches(c, t)) take(t);
+        }
+        if (out.length < want) take(s);
+      }
+    }
+    for (; j < tail.length && out.length < want; j++) if (this.matches(c, tail[j]!)) take(tail[j]!);
     return out;
   }
 
