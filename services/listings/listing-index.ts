@@ -106,6 +106,13 @@ export function parseTsvector(text: string): { lexemes: string[]; weights: numbe
   return { lexemes, weights };
 }
 
+/** Set bits in a 32-bit word. */
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 class IntList {
   data: Int32Array;
   length = 0;
@@ -178,6 +185,8 @@ type Compiled = {
   /** The candidate slots to visit: the smallest posting list(s) that every match is in. */
   driver: IntList[] | null;
   driverSize: number;
+  /** The search word whose lists are the driver, if one is: its candidates need not be checked against it. */
+  driverGroup: CompiledGroup | null;
   /** Only filters the counters answer (none, or one of category / state / city). */
   counted: Postings | 'all' | null;
   /** The category filtered on, if any (its own orders are walked). */
@@ -785,6 +794,7 @@ export class ListingIndex {
       mask: null,
       impossible: false,
       driver: null,
+      driverGroup: null,
       driverSize: this.slotCount,
       counted: null,
       categoryId: filter.categoryId,
@@ -792,11 +802,12 @@ export class ListingIndex {
       words: filter.groups.length,
       touched: [],
     };
-    const consider = (lists: IntList[]) => {
+    const consider = (lists: IntList[], group: CompiledGroup | null = null) => {
       const size = lists.reduce((sum, l) => sum + l.length, 0);
       if (size < c.driverSize) {
         c.driver = lists;
         c.driverSize = size;
+        c.driverGroup = group;
       }
     };
     /** An equality filter: its bitset if it has one, else a per-slot check. */
@@ -838,8 +849,8 @@ export class ListingIndex {
         return;
       }
       const postings = terms.map((t) => this.terms[t]!);
-      consider(postings.map((p) => p.list));
       const compiled: CompiledGroup = { bit: 1 << g, bitsets: [], rare: [], terms };
+      consider(postings.map((p) => p.list), compiled);
       for (const [i, p] of postings.entries()) {
         if (p.bits) compiled.bitsets.push(p.bits);
         else {
@@ -956,15 +967,26 @@ export class ListingIndex {
       for (let s = 0; s < this.slotCount; s++) visit(s);
       return;
     }
-    if (c.driver.length === 1) {
-      const list = c.driver[0]!;
+    // The driver's own word holds for every candidate it names: not checked again per slot.
+    const groups = c.groups;
+    if (c.driverGroup && groups.includes(c.driverGroup)) c.groups = groups.filter((g) => g !== c.driverGroup);
+    try {
+      this.visitDriver(c.driver, visit);
+    } finally {
+      c.groups = groups;
+    }
+  }
+
+  private visitDriver(driver: IntList[], visit: (slot: number) => void): void {
+    if (driver.length === 1) {
+      const list = driver[0]!;
       for (let i = 0; i < list.length; i++) visit(list.data[i]!);
       return;
     }
     // Several posting lists (a word's lexemes): a slot may be in more than one.
     const epoch = this.nextEpoch();
     const stamp = this.stamp;
-    for (const list of c.driver) {
+    for (const list of driver) {
       for (let i = 0; i < list.length; i++) {
         const s = list.data[i]!;
         if (stamp[s] === epoch) continue;
@@ -1041,11 +1063,7 @@ export class ListingIndex {
           if (this.passesRest(c, (w << 5) + (31 - Math.clz32(low)))) n++;
           v ^= low;
         }
-      } else {
-        v -= (v >>> 1) & 0x55555555;
-        v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-        n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-      }
+      } else n += popcount(v);
     }
     return n;
   }
@@ -1190,6 +1208,15 @@ export class ListingIndex {
       let v = required[0]![w]!;
       for (let k = 1; k < required.length && v !== 0; k++) v &= required[k]![w]!;
       if (w === words - 1) v &= lastMask;
+      if (v === 0) continue;
+      // Deep pages: a word whose matches are all skipped (no per-slot check, no tail slot among them) is counted at once.
+      if (skipped < skip && !rest) {
+        const n = popcount(v);
+        if (skipped + n <= skip && (j >= tail.length || this.compare(ORDER_INDEX.deal_score_high, tail[j]!, (w << 5) + 31 - Math.clz32(v)) > 0)) {
+          skipped += n;
+          continue;
+        }
+      }
       while (v !== 0 && out.length < want) {
         const low = v & -v;
         const s = (w << 5) + (31 - Math.clz32(low));
@@ -1275,10 +1302,8 @@ export class ListingIndex {
       const fresh = mask[ids[i]!]! & ~found;
       if (fresh === 0) continue;
       found |= fresh;
-      // popcount of a byte: the words this term is the first (so best) hit of
-      let n = fresh - ((fresh >>> 1) & 0x55);
-      n = (n & 0x33) + ((n >>> 2) & 0x33);
-      sum += RANK_WEIGHTS[this.termWeights[i]!]! * ((n + (n >>> 4)) & 0x0f);
+      // the words this term is the first (so the best) hit of
+      sum += RANK_WEIGHTS[this.termWeights[i]!]! * popcount(fresh);
     }
     return sum;
   }
