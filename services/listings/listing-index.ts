@@ -1239,26 +1239,32 @@ export class ListingIndex {
 
   private collect(c: Compiled, order: number, need: number): number[] {
     this.materialiseFor(c, c.driverSize);
+    // Matches are placed by their position in the order's main permutation; in score order the
+    // renumbered slots are their own position (no lookup), the tail's are merged like the delta's.
+    const byScore = order === ORDER_INDEX.deal_score_high;
+    const ordered = this.ordered;
     const position = this.position[order]!;
     const main = this.main[order]!;
+    const size = byScore ? ordered : main.length;
+    const at = (p: number) => (byScore ? p : main[p]!);
     const inMain: number[] = [];
     const inDelta: number[] = [];
     this.forEachCandidate(c, (s) => {
       if (!this.matches(c, s)) return;
-      const p = position[s]!;
+      const p = byScore ? (s < ordered ? s : -1) : position[s]!;
       if (p >= 0) inMain.push(p);
       else inDelta.push(s);
     });
     let fromMain: number[];
-    if (inMain.length <= 4096 || inMain.length * 16 < main.length) {
-      fromMain = Array.from(Int32Array.from(inMain).sort().subarray(0, need), (p) => main[p]!);
+    if (inMain.length <= 4096 || inMain.length * 16 < size) {
+      fromMain = Array.from(Int32Array.from(inMain).sort().subarray(0, need), at);
     } else {
       // Many matches: mark their positions, then read the first `need` marks in order.
       const epoch = this.nextEpoch();
       const marks = this.stamp;
       for (const p of inMain) marks[p] = epoch;
       fromMain = [];
-      for (let p = 0; p < main.length && fromMain.length < need; p++) if (marks[p] === epoch) fromMain.push(main[p]!);
+      for (let p = 0; p < size && fromMain.length < need; p++) if (marks[p] === epoch) fromMain.push(at(p));
     }
     if (inDelta.length === 0) return fromMain;
     inDelta.sort((a, b) => this.compare(order, a, b));
