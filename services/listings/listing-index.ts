@@ -366,6 +366,10 @@ export class ListingIndex {
     const listed = new Uint32Array(cap >>> 5);
     for (let k = 0; k < n; k++) if (this.isListed(perm[k]!)) listed[k >>> 5]! |= 1 << (k & 31);
     this.listed = listed;
+    // Posting lists are refilled in the new slot order (so sorted), in the same pass as the terms' CSR.
+    const postings = [...this.terms, ...this.categories.values(), ...this.states, ...this.cities];
+    for (const p of postings) p.list.length = 0;
+    const post = (p: Postings, k: number) => p.list.push(k);
     const termStart = new Int32Array(cap + 1);
     const termIds = new IntList(Math.max(8, this.termIds.length));
     const termWeights = new Uint8Array(termIds.data.length);
@@ -373,29 +377,27 @@ export class ListingIndex {
       const s = perm[k]!;
       termStart[k] = termIds.length;
       for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) {
+        const term = this.termIds.data[i]!;
         termWeights[termIds.length] = this.termWeights[i]!;
-        termIds.push(this.termIds.data[i]!);
+        termIds.push(term);
+        post(this.terms[term]!, k);
       }
+      post(this.categories.get(this.category[k]!)!, k);
+      if (this.stateCode[k]! >= 0) post(this.states[this.stateCode[k]!]!, k);
+      if (this.cityCode[k]! >= 0) post(this.cities[this.cityCode[k]!]!, k);
     }
     termStart[n] = termIds.length;
     this.termStart = termStart;
     this.termIds = termIds;
     this.termWeights = termWeights;
-    for (const p of [...this.terms, ...this.categories.values(), ...this.states, ...this.cities]) {
+    // Bitsets from the lists, one at a time (setting them in the pass above missed the cache on every bit).
+    for (const p of postings) {
+      if (!p.bits) continue;
+      p.bits.fill(0);
       const list = p.list;
-      let m = 0;
       for (let i = 0; i < list.length; i++) {
-        const k = newOf[list.data[i]!]!;
-        if (k >= 0) list.data[m++] = k;
-      }
-      list.length = m;
-      list.data.subarray(0, m).sort();
-      if (p.bits) {
-        p.bits.fill(0);
-        for (let i = 0; i < m; i++) {
-          const k = list.data[i]!;
-          p.bits[k >>> 5]! |= 1 << (k & 31);
-        }
+        const k = list.data[i]!;
+        p.bits[k >>> 5]! |= 1 << (k & 31);
       }
     }
     for (const [id, s] of this.slotOf) this.slotOf.set(id, newOf[s]!);
