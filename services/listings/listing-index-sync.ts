@@ -32,6 +32,8 @@ export type ListingIndexSyncOptions = {
   /** Change-log rows older than this are pruned (s). */
   retentionSeconds?: number;
   maxChangesPerSync?: number;
+  /** Reload once more than this many listings (and a quarter of them) changed since the load. */
+  minUnorderedForReload?: number;
   now?: () => number;
 };
 
@@ -119,7 +121,9 @@ export class ListingIndexSync {
     this.lastSyncAt = startedAt;
     const { dead, size: live, unordered } = this.index;
     if (dead > 10_000 && dead > live) return this.reload('more dead slots than live ones');
-    if (unordered > 50_000 && unordered > live / 4) return this.reload('a quarter of the listings changed since the load');
+    if (unordered > (this.opts.minUnorderedForReload ?? 50_000) && unordered > live / 4) {
+      return this.reload('a quarter of the listings changed since the load');
+    }
     if (startedAt - this.lastPruneAt > 60_000) {
       this.lastPruneAt = startedAt;
       await pruneListingChanges(db, this.retentionMs / 1000);

@@ -100,4 +100,30 @@ describe('ListingIndexSync: the in-memory index follows PostgreSQL', () => {
     const [index] = await Promise.all([sync.fresh(), running]);
     expect(index.page(ALL, 'deal_score_high', 0, 10, Date.now())).toEqual([lot!.id]);
   });
+
+  it('reloads (slots numbered in score order again) once a quarter of the listings changed since the load', async () => {
+    await clearListings(ctx.database.db);
+    const site = await insertSource(ctx.database.db);
+    const rows = await insertListings(ctx.database.db, site, Array.from({ length: 12 }, (_, i) => ({ title: `L${i}`, dealScore: 100 + i })));
+    const own = new ListingIndexSync({ client: ctx.database.sql, db: ctx.database.db, intervalMs: 60_000, minUnorderedForReload: 2 });
+    try {
+      const loaded = await own.fresh();
+      expect(loaded.unordered).toBe(0);
+      // two changes: appended outside the score-numbered slots, no reload yet (2 is not above 2)
+      await other`UPDATE listings SET deal_score = 900 + id WHERE id = ANY(${[rows[0]!.id, rows[1]!.id]})`;
+      const after2 = await own.fresh();
+      expect(after2).toBe(loaded);
+      expect(after2.unordered).toBe(2);
+      // a fourth of 12 is 3: the next sync reloads, and the answer is unchanged by it
+      await other`UPDATE listings SET deal_score = 900 + id WHERE id = ANY(${[rows[2]!.id, rows[3]!.id]})`;
+      await own.fresh(); // applies the changes, then reloads
+      const reloaded = await own.fresh();
+      expect(reloaded).not.toBe(loaded);
+      expect(reloaded.unordered).toBe(0);
+      const expected = [...rows].sort((a, b) => b.id - a.id).slice(8).map((r) => r.id);
+      expect(reloaded.page(ALL, 'deal_score_high', 0, 4, Date.now())).toEqual(expected);
+    } finally {
+      await own.close();
+    }
+  });
 });
