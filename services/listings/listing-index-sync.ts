@@ -31,6 +31,8 @@ export type ListingIndexSyncOptions = {
   intervalMs?: number;
   /** Change-log rows older than this are pruned (s). */
   retentionSeconds?: number;
+  /** How often this process prunes the change log (ms). */
+  pruneEveryMs?: number;
   maxChangesPerSync?: number;
   /** Reload once more than this many listings (and a quarter of them) changed since the load. */
   minUnorderedForReload?: number;
@@ -42,6 +44,8 @@ export class ListingIndexSync {
   private snapshot: Snapshot | null = null;
   private lastSyncAt = 0;
   private lastPruneAt = 0;
+  /** The xmin observed at the previous prune: transactions below it had ended a minute ago. */
+  private pruneBefore: string | null = null;
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -124,9 +128,12 @@ export class ListingIndexSync {
     if (unordered > (this.opts.minUnorderedForReload ?? 50_000) && unordered > live / 4) {
       return this.reload('a quarter of the listings changed since the load');
     }
-    if (startedAt - this.lastPruneAt > 60_000) {
+    if (startedAt - this.lastPruneAt >= (this.opts.pruneEveryMs ?? 60_000)) {
+      // Rows of transactions that had ended by the previous prune (a minute ago, so every reader
+      // syncing since has seen them), and old: the xmin seen now bounds the next prune.
+      if (this.pruneBefore) await pruneListingChanges(db, this.retentionMs / 1000, this.pruneBefore);
       this.lastPruneAt = startedAt;
-      await pruneListingChanges(db, this.retentionMs / 1000);
+      this.pruneBefore = changes.snapshot.xmin;
     }
   }
 

@@ -126,4 +126,33 @@ describe('ListingIndexSync: the in-memory index follows PostgreSQL', () => {
       await own.close();
     }
   });
+
+  it('pruning the change log keeps the rows of a transaction that outlived the retention until readers have synced them', async () => {
+    await clearListings(ctx.database.db);
+    const site = await insertSource(ctx.database.db);
+    const [lot] = await insertListings(ctx.database.db, site, [{ title: 'Long', dealScore: 100 }]);
+    // Two processes; B prunes on every sync, with a one-second retention.
+    const options = { client: ctx.database.sql, db: ctx.database.db, intervalMs: 60_000, retentionSeconds: 1, pruneEveryMs: 0 };
+    const a = new ListingIndexSync(options);
+    const b = new ListingIndexSync(options);
+    const listedBy = async (s: ListingIndexSync) => (await s.fresh()).page(ALL, 'deal_score_high', 0, 10, Date.now());
+    const reserved = await other.reserve();
+    try {
+      await a.fresh();
+      await b.fresh();
+      await reserved`BEGIN`;
+      await reserved`UPDATE listings SET deal_score = 900, status = 'closed' WHERE id = ${lot!.id}`;
+      // the transaction's log rows are now older than the retention
+      await new Promise((r) => setTimeout(r, 1_200));
+      for (const s of [a, b, a, b]) await s.fresh();
+      expect(await listedBy(a)).toEqual([lot!.id]);
+      await reserved`COMMIT`;
+      await b.fresh(); // B syncs, then prunes (before A's next sync)
+      expect(await listedBy(a)).toEqual([]); // A still learns that the listing was closed
+    } finally {
+      reserved.release();
+      await a.close();
+      await b.close();
+    }
+  });
 });

@@ -112,9 +112,18 @@ export async function findListedForIndex(db: DbOrTx, ids: number[]): Promise<Ind
 }
 
 /** Drops change-log rows every reader has long read (readers reload if they fell further behind). */
-export async function pruneListingChanges(db: DbOrTx, olderThanSeconds: number): Promise<number> {
+/**
+ * Deletes change-log rows older than `olderThanSeconds` whose transaction ended before `endedBefore`
+ * (an `xmin` the caller observed a while ago). The age alone is not enough: a row's time is its
+ * transaction's *start*, so a transaction open for longer than the retention would have its rows
+ * pruned the moment it commits, before readers had synced them.
+ */
+export async function pruneListingChanges(db: DbOrTx, olderThanSeconds: number, endedBefore: string): Promise<number> {
   const rows = await executePrepared<{ n: number }>(db, sql`
-    WITH gone AS (DELETE FROM listing_changes WHERE changed_at < now() - make_interval(secs => ${olderThanSeconds}) RETURNING 1)
+    WITH gone AS (
+      DELETE FROM listing_changes
+      WHERE changed_at < now() - make_interval(secs => ${olderThanSeconds}) AND xid < ${endedBefore}::xid8
+      RETURNING 1)
     SELECT count(*)::int AS n FROM gone
   `);
   return rows[0]?.n ?? 0;
