@@ -83,6 +83,8 @@ export const outboxMessages = pgTable(
   (t) => [
     index('outbox_messages_recipient_idx').on(sql`lower(${t.recipient})`, t.createdAt),
     index('outbox_messages_created_idx').on(t.createdAt),
+    // The sweep looks for unsent messages only: a few rows among every message ever sent.
+    index('outbox_messages_unsent_idx').on(t.status, t.updatedAt).where(sql`${t.status} IN ('queued', 'sending')`),
   ],
 );
 
