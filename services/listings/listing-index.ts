@@ -62,6 +62,8 @@ export type IndexSort = SortOption;
 
 /** PostgreSQL's default ts_rank weights for D, C, B, A (0.1, 0.2, 0.4, 1), ×10 so sums are exact. */
 const RANK_WEIGHTS = [1, 2, 4, 10] as const;
+/** The highest rank: every one of a search's (at most 8) words in make/model. */
+const MAX_RANK = 8 * 10;
 
 /** Parses `tsvector::text` ('lex':1A,5B 'other' …) into lexemes and their best weight. */
 export function parseTsvector(text: string): { lexemes: string[]; weights: number[] } {
@@ -1287,12 +1289,18 @@ export class ListingIndex {
    */
   private relevancePage(c: Compiled, offset: number, limit: number, total?: number): number[] {
     const byScore = this.topSlots(c, ORDER_INDEX.deal_score_high, Math.max(RELEVANCE_CANDIDATES, offset + limit), total);
-    const head = byScore.slice(0, RELEVANCE_CANDIDATES);
-    // byScore is in deal-score order already: equal ranks keep it (a stable sort).
-    const ranks = new Float64Array(head.length);
-    head.forEach((s, i) => (ranks[i] = this.rank(c, s)));
-    const order = Array.from(head.keys()).sort((a, b) => ranks[b]! - ranks[a]! || a - b);
-    return [...order.map((i) => head[i]!), ...byScore.slice(RELEVANCE_CANDIDATES)].slice(offset, offset + limit).map((s) => this.ids[s]!);
+    const head = Math.min(byScore.length, RELEVANCE_CANDIDATES);
+    // Ranks are small integers (at most 8 words × 10): a counting sort, stable, so equal ranks stay
+    // in deal-score order as byScore has them.
+    const ranks = new Uint8Array(head);
+    const perRank = new Int32Array(MAX_RANK + 2);
+    for (let i = 0; i < head; i++) perRank[MAX_RANK - (ranks[i] = this.rank(c, byScore[i]!)) + 1]!++;
+    for (let r = 1; r < perRank.length; r++) perRank[r]! += perRank[r - 1]!;
+    const ranked = new Array<number>(head);
+    for (let i = 0; i < head; i++) ranked[perRank[MAX_RANK - ranks[i]!]!++] = byScore[i]!;
+    const out: number[] = [];
+    for (let i = offset; i < offset + limit && i < byScore.length; i++) out.push(this.ids[i < head ? ranked[i]! : byScore[i]!]!);
+    return out;
   }
 
   /**
