@@ -143,7 +143,7 @@ export class ListingIndexSync {
     const snapshot = await loadListedListings(this.opts.client, (batch) => {
       for (const listing of batch) index.add(listing);
     });
-    index.finishLoad();
+    await index.finishLoadInSteps(() => new Promise((resolve) => setImmediate(resolve)));
     this.index = index;
     this.snapshot = snapshot;
     this.lastSyncAt = started;

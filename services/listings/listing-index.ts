@@ -326,12 +326,30 @@ export class ListingIndex {
   /** Ends bulk loading: renumbers the slots in deal_score_high order, then sorts every other order once. */
   finishLoad(): void {
     if (!this.loading) return;
-    this.renumberByScore();
+    this.steps ??= this.loadSteps();
+    while (!this.steps.next().done);
+  }
+
+  /**
+   * The same, a second or so of work at a time with `pause()` between (a reload of a million
+   * listings would otherwise hold the process's event loop for several seconds).
+   */
+  async finishLoadInSteps(pause: () => Promise<void>): Promise<void> {
+    if (!this.loading) return;
+    this.steps ??= this.loadSteps();
+    while (!this.steps.next().done) await pause();
+  }
+
+  private steps: Generator<void> | null = null;
+
+  private *loadSteps(): Generator<void> {
+    yield* this.renumberByScore();
     const fresh = new Int32Array(this.slotCount);
     for (let s = 0; s < fresh.length; s++) fresh[s] = s;
     for (let o = 0; o < ORDERS.length; o++) {
       const order = o === ORDER_INDEX.deal_score_high ? fresh : fresh.slice().sort((a, b) => this.compare(o, a, b));
       this.delta[o] = Array.from(order);
+      yield;
     }
     this.loading = false;
     this.mergeDelta();
@@ -343,7 +361,7 @@ export class ListingIndex {
    * arrays are permuted, the terms' CSR copied in the new order, posting lists mapped and sorted,
    * bitsets, the id map and the end-time heap rebuilt.
    */
-  private renumberByScore(): void {
+  private *renumberByScore(): Generator<void> {
     const old = this.slotCount;
     const live: number[] = [];
     for (let s = 0; s < old; s++) if (this.alive[s] === 1) live.push(s);
@@ -351,6 +369,7 @@ export class ListingIndex {
     const n = perm.length;
     const newOf = new Int32Array(old).fill(-1);
     for (let k = 0; k < n; k++) newOf[perm[k]!] = k;
+    yield;
     const cap = this.capacity;
     const permute = <T extends Int32Array | Uint8Array | Float64Array>(a: T, make: (size: number) => T): T => {
       const next = make(cap);
@@ -369,6 +388,7 @@ export class ListingIndex {
     for (let k = 0; k < n; k++) if (this.isListed(perm[k]!)) listed[k >>> 5]! |= 1 << (k & 31);
     this.listed = listed;
     // Posting lists are refilled in the new slot order (so sorted), in the same pass as the terms' CSR.
+    yield;
     const postings = [...this.terms, ...this.categories.values(), ...this.states, ...this.cities];
     for (const p of postings) p.list.length = 0;
     const post = (p: Postings, k: number) => p.list.push(k);
@@ -392,6 +412,7 @@ export class ListingIndex {
     this.termStart = termStart;
     this.termIds = termIds;
     this.termWeights = termWeights;
+    yield;
     // Bitsets from the lists, one at a time (setting them in the pass above missed the cache on every bit).
     for (const p of postings) {
       if (!p.bits) continue;
@@ -402,6 +423,7 @@ export class ListingIndex {
         p.bits[k >>> 5]! |= 1 << (k & 31);
       }
     }
+    yield;
     for (const [id, s] of this.slotOf) this.slotOf.set(id, newOf[s]!);
     // The heap: its listed entries renamed, then heapified again (dead ones dropped).
     const times: number[] = [];
