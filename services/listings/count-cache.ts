@@ -4,8 +4,8 @@
  * filter's count only moves when crawls land. So a count is reused for a while that grows with
  * what it cost (`baseTtlMs`, or 20× the computation time, capped at `maxTtlMs`), and once expired
  * it is still answered while one background refresh runs (stale-while-revalidate), for at most
- * one more TTL. Pages themselves are never cached: items are always read fresh, and a page past
- * the end is simply empty.
+ * one more TTL. Pages themselves are never cached (which listings a page holds is worked out on
+ * every request), and a page past the end is simply empty.
  */
 export type CountCacheOptions = { baseTtlMs: number; maxTtlMs: number; maxEntries?: number; now?: () => number };
 

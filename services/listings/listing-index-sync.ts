@@ -54,6 +54,7 @@ export class ListingIndexSync {
   private readonly retentionMs: number;
   private readonly maxChanges: number;
   private readonly now: () => number;
+  private readonly listeners: Array<(ids: readonly number[] | 'all') => void> = [];
 
   constructor(private readonly opts: ListingIndexSyncOptions) {
     this.intervalMs = opts.intervalMs ?? 1000;
@@ -69,6 +70,14 @@ export class ListingIndexSync {
       void this.sync().catch((err: unknown) => this.opts.logger?.warn({ err }, 'listing index: sync failed'));
     }, this.intervalMs);
     this.timer.unref();
+  }
+
+  /**
+   * Calls `listener` with the ids of the listings each sync found changed (`'all'` on a reload),
+   * before any request waiting for that sync goes on.
+   */
+  onChanges(listener: (ids: readonly number[] | 'all') => void): void {
+    this.listeners.push(listener);
   }
 
   /** The index, reflecting every listing change committed before this call. */
@@ -116,6 +125,7 @@ export class ListingIndexSync {
     const changes = await listingChangesSince(db, this.snapshot, this.maxChanges);
     if (changes.ids === null) return this.reload('many changes or a truncate');
     if (changes.ids.length > 0) {
+      for (const listener of this.listeners) listener(changes.ids);
       const listed = await findListedForIndex(db, changes.ids);
       const stillListed = new Set(listed.map((l) => l.id));
       for (const id of changes.ids) if (!stillListed.has(id)) this.index.remove(id);
@@ -145,6 +155,7 @@ export class ListingIndexSync {
     });
     await index.finishLoadInSteps(() => new Promise((resolve) => setImmediate(resolve)));
     this.index = index;
+    for (const listener of this.listeners) listener('all');
     this.snapshot = snapshot;
     this.lastSyncAt = started;
     const stats = index.stats();

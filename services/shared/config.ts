@@ -151,6 +151,11 @@ const envSchema = z
      * (the default under tests).
      */
     LISTINGS_COUNT_CACHE_SECONDS: z.coerce.number().min(0).max(3600).optional(),
+    /**
+     * Listings API: how many listing cards each API process keeps in memory (dropped as soon as
+     * the listing changes; category and site names reused up to 60 s). 0 = read every card.
+     */
+    LISTINGS_CARD_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(20_000),
 
     SHARED_DIR: z.string().default('../shared'),
     CI: bool.default(false),

@@ -296,6 +296,19 @@ describe('GET /api/auctions/list/', () => {
     expect(sort.json().detail).toBe('sort_by: must be one of deal_score_high, deal_score_low, price_low, price_high, relevance.');
   });
 
+  it('a card shows what changed on its listing at the next request (a card kept in memory is dropped when its listing changes)', async () => {
+    const card = async () => (await list('?search=s650')).data.items.find((i) => i.id === id.S650)!;
+    const before = await card();
+    expect(before).toMatchObject({ make_model: 'Bobcat S650', current_price: null, first_image: null, image_count: 0 });
+    // columns only the card shows (nothing the index filters, orders or searches on)
+    await db.execute(sql`UPDATE listings SET first_image_url = 'https://img.example/s650.jpg', image_count = 3 WHERE id = ${id.S650}`);
+    expect(await card()).toMatchObject({ first_image: 'https://img.example/s650.jpg', image_count: 3 });
+    await db.execute(sql`UPDATE listings SET model = 'S650 T4', current_bid = 21000 WHERE id = ${id.S650}`);
+    expect(await card()).toMatchObject({ make_model: 'Bobcat S650 T4', current_price: 21000 });
+    await db.execute(sql`UPDATE listings SET model = 'S650', current_bid = NULL, first_image_url = NULL, image_count = 0 WHERE id = ${id.S650}`);
+    expect(await card()).toMatchObject(before);
+  });
+
   it('ended listings stay reachable by detail', async () => {
     const res = await app.inject({ method: 'GET', url: `/api/auctions/detail/${id.D6T}/` });
     expect(res.statusCode).toBe(200);

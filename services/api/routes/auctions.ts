@@ -31,7 +31,12 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const index = new ListingIndexSync({ client: ctx.database.sql, db, logger: app.log });
     index.start();
     app.addHook('onClose', async () => index.close());
-    const listings = new ListingsQuery({ db, index, cacheTtlMs: ctx.config.LISTINGS_COUNT_CACHE_SECONDS * 1000 });
+    const listings = new ListingsQuery({
+      db,
+      index,
+      cacheTtlMs: ctx.config.LISTINGS_COUNT_CACHE_SECONDS * 1000,
+      cardCacheSize: ctx.config.LISTINGS_CARD_CACHE_SIZE,
+    });
     // The two hot routes: compiled serializers, responses still checked by zod outside production.
     const serializerCompiler = fastResponseSerializer({ verify: ctx.config.NODE_ENV !== 'production' });
 
