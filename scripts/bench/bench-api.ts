@@ -99,6 +99,9 @@ const SHAPES: Shape[] = [
   { name: 'sort price_high', path: () => `${L}?sort_by=price_high&page=${firstPages()}`, explain: 'sort_by=price_high' },
   { name: 'deep pages (100–1000)', path: () => `${L}?page=${deep()}`, explain: 'page=1000' },
   { name: 'category, deep page', path: () => `${L}?category=${cat()}&page=${deep()}`, explain: 'category=1&page=1000' },
+  // Pages no request asked for before (1–60,000 at random): their cards are not in memory, so every
+  // request reads its 15 cards from PostgreSQL — the card cache's miss path under load.
+  { name: 'random page (cards not in memory)', path: () => `${L}?page=${1 + ((seq++ * 2654435761) >>> 0) % 60_000}`, explain: 'page=31337' },
   { name: 'detail', path: () => `/api/auctions/detail/${idRange.min + ((seq++ * 7919) % (idRange.max - idRange.min + 1))}/` },
   { name: 'health (framework ceiling)', path: () => '/api/health/' },
 ];
