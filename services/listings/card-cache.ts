@@ -11,14 +11,25 @@ import type { ListingRow } from './listing-rules.js';
 export type CardCacheOptions = { maxEntries: number; ttlMs: number; now?: () => number };
 
 export class CardCache {
-  /** Oldest first (Map order): the first entries are evicted when full. */
-  private readonly entries = new Map<number, { card: ListingRow; until: number }>();
+  private readonly entries = new Map<number, { card: ListingRow; until: number; seq: number }>();
+  /**
+   * Eviction order: a ring of (id, seq) as stored, oldest at `head`; a slot whose seq is no longer
+   * its id's (dropped or stored again since) is skipped. (Deleting a Map's first key and asking for
+   * the next first key again costs V8 a walk over the deleted ones: a ring keeps eviction O(1).)
+   */
+  private readonly ringIds: Int32Array;
+  private readonly ringSeqs: Float64Array;
+  private head = 0;
+  private used = 0;
+  private seq = 0;
   /** Bumped by every invalidation: a read that started before one does not store what it read. */
   private generation = 0;
   private readonly now: () => number;
 
   constructor(private readonly opts: CardCacheOptions) {
     this.now = opts.now ?? Date.now;
+    this.ringIds = new Int32Array(Math.max(1, opts.maxEntries));
+    this.ringSeqs = new Float64Array(Math.max(1, opts.maxEntries));
   }
 
   /** The cards of `ids` (those that still exist); misses are read with `read` in one call. */
@@ -45,7 +56,10 @@ export class CardCache {
   /** Forgets the cards of listings that changed (`'all'`: every card). */
   invalidate(ids: readonly number[] | 'all'): void {
     this.generation++;
-    if (ids === 'all') this.entries.clear();
+    if (ids === 'all') {
+      this.entries.clear();
+      this.used = 0;
+    }
     else for (const id of ids) this.entries.delete(id);
   }
 
@@ -54,11 +68,19 @@ export class CardCache {
   }
 
   private store(card: ListingRow, until: number): void {
-    this.entries.delete(card.id);
-    if (this.entries.size >= this.opts.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    const size = this.ringIds.length;
+    if (this.used === size) {
+      // Full ring: its oldest slot goes (and the card it stands for, if that is still current).
+      const id = this.ringIds[this.head]!;
+      if (this.entries.get(id)?.seq === this.ringSeqs[this.head]) this.entries.delete(id);
+      this.head = (this.head + 1) % size;
+      this.used--;
     }
-    this.entries.set(card.id, { card, until });
+    const seq = ++this.seq;
+    const tail = (this.head + this.used) % size;
+    this.ringIds[tail] = card.id;
+    this.ringSeqs[tail] = seq;
+    this.used++;
+    this.entries.set(card.id, { card, until, seq });
   }
 }

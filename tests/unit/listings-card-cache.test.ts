@@ -58,4 +58,15 @@ describe('CardCache', () => {
     cache.invalidate('all');
     expect(cache.size).toBe(0);
   });
+
+  it('keeps the most recently read cards when many more pass through it', async () => {
+    const cache = new CardCache({ maxEntries: 100, ttlMs: 60_000 });
+    const read = async (ids: number[]) => ids.map((id) => card(id));
+    for (let i = 0; i < 1000; i += 10) await cache.get(Array.from({ length: 10 }, (_, k) => i + k), read);
+    cache.invalidate([995]);
+    expect(cache.size).toBe(99);
+    const reads: number[] = [];
+    await cache.get([899, 900, 950, 995, 999], async (ids) => (reads.push(...ids), read(ids)));
+    expect(reads).toEqual([899, 995]);
+  });
 });
