@@ -108,6 +108,13 @@ export function parseTsvector(text: string): { lexemes: string[]; weights: numbe
   return { lexemes, weights };
 }
 
+type SlotArray = Int32Array | Uint8Array | Float64Array;
+
+/** An empty array of the same kind as `a`. */
+function sameKind<T extends SlotArray>(a: T, length: number): T {
+  return new (a.constructor as new (length: number) => T)(length);
+}
+
 /** Set bits in a 32-bit word. */
 function popcount(v: number): number {
   v -= (v >>> 1) & 0x55555555;
@@ -371,19 +378,11 @@ export class ListingIndex {
     for (let k = 0; k < n; k++) newOf[perm[k]!] = k;
     yield;
     const cap = this.capacity;
-    const permute = <T extends Int32Array | Uint8Array | Float64Array>(a: T, make: (size: number) => T): T => {
-      const next = make(cap);
+    this.mapSlotArrays((a) => {
+      const next = sameKind(a, cap);
       for (let k = 0; k < n; k++) next[k] = a[perm[k]!]!;
       return next;
-    };
-    this.ids = permute(this.ids, (c) => new Int32Array(c));
-    this.alive = permute(this.alive, (c) => new Uint8Array(c));
-    this.score = permute(this.score, (c) => new Float64Array(c));
-    this.price = permute(this.price, (c) => new Float64Array(c));
-    this.category = permute(this.category, (c) => new Int32Array(c));
-    this.stateCode = permute(this.stateCode, (c) => new Int32Array(c));
-    this.cityCode = permute(this.cityCode, (c) => new Int32Array(c));
-    this.endAt = permute(this.endAt, (c) => new Float64Array(c));
+    });
     const listed = new Uint32Array(cap >>> 5);
     for (let k = 0; k < n; k++) if (this.isListed(perm[k]!)) listed[k >>> 5]! |= 1 << (k & 31);
     this.listed = listed;
@@ -665,15 +664,12 @@ export class ListingIndex {
       next.set(a as never);
       return next;
     };
-    this.ids = grown(this.ids, (n) => new Int32Array(n));
-    this.alive = grown(this.alive, (n) => new Uint8Array(n));
+    this.mapSlotArrays((a) => {
+      const next = sameKind(a, c);
+      next.set(a);
+      return next;
+    });
     this.listed = grown(this.listed, (n) => new Uint32Array(n), c >>> 5);
-    this.score = grown(this.score, (n) => new Float64Array(n));
-    this.price = grown(this.price, (n) => new Float64Array(n));
-    this.category = grown(this.category, (n) => new Int32Array(n));
-    this.stateCode = grown(this.stateCode, (n) => new Int32Array(n));
-    this.cityCode = grown(this.cityCode, (n) => new Int32Array(n));
-    this.endAt = grown(this.endAt, (n) => new Float64Array(n));
     this.termStart = grown(this.termStart, (n) => new Int32Array(n), c + 1);
     for (const p of [...this.terms, ...this.categories.values(), ...this.states, ...this.cities]) p.resize(c);
     this.wordBits.clear();
@@ -685,6 +681,18 @@ export class ListingIndex {
     this.stamp = new Uint32Array(c);
     this.epoch = 0;
     this.capacity = c;
+  }
+
+  /** Replaces every array holding one value per slot (renumbering and growing go through here). */
+  private mapSlotArrays(f: <T extends SlotArray>(a: T) => T): void {
+    this.ids = f(this.ids);
+    this.alive = f(this.alive);
+    this.score = f(this.score);
+    this.price = f(this.price);
+    this.category = f(this.category);
+    this.stateCode = f(this.stateCode);
+    this.cityCode = f(this.cityCode);
+    this.endAt = f(this.endAt);
   }
 
   /** Order of two slots: the sort key (missing values last), then the listing id. */
