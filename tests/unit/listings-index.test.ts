@@ -101,7 +101,7 @@ describe('ListingIndex', () => {
     const initial = Array.from({ length: 400 }, (_, i) => randomListing(random, i + 1, now));
     for (const l of initial) truth.set(l.id, l);
     // Small delta and bitset thresholds, so merges and both search paths run many times.
-    const index = ListingIndex.build(initial, { maxDelta: 16, minBitsetPostings });
+    const index = ListingIndex.build(initial, { maxDelta: 16, minBitsetPostings, capacity: 64 });
     let nextId = 1000;
     let checks = 0;
     for (let round = 0; round < 300; round++) {
@@ -145,7 +145,7 @@ describe('ListingIndex', () => {
     const random = seededRandom(7);
     const now = 1_800_000_000_000;
     const listings = Array.from({ length: 1000 }, (_, i) => randomListing(random, i + 1, now));
-    const index = ListingIndex.build(listings.slice(0, 600), { maxDelta: 1000 });
+    const index = ListingIndex.build(listings.slice(0, 600), { maxDelta: 1000, capacity: 64 });
     for (const l of listings.slice(600)) index.upsert(l); // 400 in the delta, none merged
     const filter: IndexFilter = { groups: [] };
     const total = index.count(filter, now);
