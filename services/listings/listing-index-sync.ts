@@ -7,10 +7,12 @@
  * a sync (one indexed query, usually returning nothing) serves many requests. A timer syncs an
  * idle process too and prunes the log.
  *
- * Reloads (built aside, then swapped) when a sync cannot be applied change by change: a TRUNCATE,
- * more changes than `maxChangesPerSync` (a rescore of everything), more dead slots than live ones,
- * a quarter of the listings changed since the load (outside the index's score-numbered slots), or
- * a process that has not synced for longer than half the log's retention.
+ * Reloads (built aside, then swapped) when a sync cannot be applied change by change — a TRUNCATE,
+ * more changes than `maxChangesPerSync` (a rescore of everything), or a process that has not synced
+ * for longer than half the log's retention — and requests wait for it. When the index is only worn
+ * (more dead slots than live ones; a quarter of the listings changed since the load, outside the
+ * score-numbered slots), the new one is loaded in the background while the live one keeps
+ * answering and syncing, and the first sync after it is ready installs it and catches it up.
  */
 import type { Logger } from 'pino';
 import type { DbOrTx, Sql } from '../shared/database/db.js';
@@ -39,6 +41,8 @@ export type ListingIndexSyncOptions = {
   now?: () => number;
 };
 
+type Loaded = { index: ListingIndex; snapshot: Snapshot; started: number };
+
 export class ListingIndexSync {
   private index: ListingIndex | null = null;
   private snapshot: Snapshot | null = null;
@@ -55,6 +59,11 @@ export class ListingIndexSync {
   private readonly maxChanges: number;
   private readonly now: () => number;
   private readonly listeners: Array<(ids: readonly number[] | 'all') => void> = [];
+  /** A reload running beside the live index, and its result until a sync installs it. */
+  private aside: Promise<void> | null = null;
+  private loadedAside: (Loaded & { reason: string }) | null = null;
+  /** Bumped by every installed index (a background load started before one is dropped). */
+  private generation = 0;
 
   constructor(private readonly opts: ListingIndexSyncOptions) {
     this.intervalMs = opts.intervalMs ?? 1000;
@@ -110,7 +119,7 @@ export class ListingIndexSync {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await Promise.allSettled([this.running, this.queued]);
+    await Promise.allSettled([this.running, this.queued, this.aside]);
   }
 
   stats() {
@@ -119,6 +128,8 @@ export class ListingIndexSync {
 
   private async runSync(): Promise<void> {
     const { db } = this.opts;
+    // A background reload finished: it takes over here, then syncs from its own snapshot.
+    if (this.loadedAside) this.takeLoadedAside();
     const fellBehind = this.index !== null && this.now() - this.lastSyncAt > this.retentionMs / 2;
     if (!this.index || !this.snapshot || fellBehind) return this.reload(fellBehind ? 'no sync for too long' : 'first load');
     const startedAt = this.now();
@@ -133,10 +144,11 @@ export class ListingIndexSync {
     }
     this.snapshot = changes.snapshot;
     this.lastSyncAt = startedAt;
+    // Worn but still exact: rebuilt beside the live index, which keeps answering and syncing.
     const { dead, size: live, unordered } = this.index;
-    if (dead > 10_000 && dead > live) return this.reload('more dead slots than live ones');
-    if (unordered > (this.opts.minUnorderedForReload ?? 50_000) && unordered > live / 4) {
-      return this.reload('a quarter of the listings changed since the load');
+    if (dead > 10_000 && dead > live) this.reloadAside('more dead slots than live ones');
+    else if (unordered > (this.opts.minUnorderedForReload ?? 50_000) && unordered > live / 4) {
+      this.reloadAside('a quarter of the listings changed since the load');
     }
     if (startedAt - this.lastPruneAt >= (this.opts.pruneEveryMs ?? 60_000)) {
       // Rows of transactions that had ended by the previous prune (a minute ago, so every reader
@@ -147,17 +159,50 @@ export class ListingIndexSync {
     }
   }
 
+  /** Loads and installs a new index before the sync (and the requests waiting on it) goes on. */
   private async reload(reason: string): Promise<void> {
+    this.install(await this.load(), reason);
+  }
+
+  /** Loads a new index in the background; the next sync after it is ready installs it. */
+  private reloadAside(reason: string): void {
+    if (this.aside) return;
+    const generation = this.generation;
+    this.aside = this.load()
+      .then((loaded) => {
+        // A reload installed meanwhile (a truncate, say) is newer: this one is dropped.
+        if (generation === this.generation && !this.closed) this.loadedAside = { ...loaded, reason };
+      })
+      .catch((err: unknown) => this.opts.logger?.warn({ err, reason }, 'listing index: background reload failed'))
+      .finally(() => {
+        this.aside = null;
+      });
+  }
+
+  private takeLoadedAside(): void {
+    const loaded = this.loadedAside!;
+    this.loadedAside = null;
+    // Too old to catch up from the change log: the sync reloads instead (fell behind).
+    if (this.now() - loaded.started > this.retentionMs / 2) return;
+    this.install(loaded, loaded.reason);
+  }
+
+  private async load(): Promise<Loaded> {
     const started = this.now();
     const index = new ListingIndex();
     const snapshot = await loadListedListings(this.opts.client, (batch) => {
       for (const listing of batch) index.add(listing);
     });
     await index.finishLoadInSteps(() => new Promise((resolve) => setImmediate(resolve)));
+    return { index, snapshot, started };
+  }
+
+  private install({ index, snapshot, started }: Loaded, reason: string): void {
+    this.generation++;
     this.index = index;
-    for (const listener of this.listeners) listener('all');
     this.snapshot = snapshot;
     this.lastSyncAt = started;
+    for (const listener of this.listeners) listener('all');
     const stats = index.stats();
     this.opts.logger?.info(
       { listings: stats.live, terms: stats.terms, ms: this.now() - started, approxMiB: Math.round(stats.approxBytes / 2 ** 20), reason },
