@@ -252,6 +252,8 @@ export class ListingIndex {
   private termStart: Int32Array;
   private termIds = new IntList(1024);
   private termWeights = new Uint8Array(1024);
+  /** Per term: 1 + the slot that last took it (so appending a listing skips a repeated term). */
+  private termStamp = new Int32Array(1024);
   private readonly slotOf = new Map<number, number>();
 
   private readonly vocabulary = new Map<string, number>();
@@ -439,6 +441,8 @@ export class ListingIndex {
     this.wordBits.clear();
     this.stamp.fill(0);
     this.epoch = 0;
+    // Slot numbers start again below the old ones: stamps of old slots would be taken for new ones.
+    this.termStamp.fill(0);
     this.slotCount = n;
   }
 
@@ -605,28 +609,35 @@ export class ListingIndex {
     }
 
     this.termStart[s] = this.termIds.length;
-    const seen = new Set<number>();
-    // Heaviest first (make/model, then title, then description): ranking stops at a word's first hit.
-    const byWeight = Array.from(listing.lexemes.keys()).sort((a, b) => (listing.weights[b] ?? 0) - (listing.weights[a] ?? 0));
-    for (const i of byWeight) {
-      const term = this.termOf(listing.lexemes[i]!);
-      if (seen.has(term)) continue;
-      seen.add(term);
-      this.termIds.push(term);
-      if (this.termWeights.length < this.termIds.data.length) {
-        const next = new Uint8Array(this.termIds.data.length);
-        next.set(this.termWeights);
-        this.termWeights = next;
+    // Heaviest first (make/model, then title, then description): ranking stops at a word's first
+    // hit. One pass per weight, and a stamp per term for duplicates (no allocation per listing).
+    const lexemes = listing.lexemes;
+    const weights = listing.weights;
+    for (let weight = 3; weight >= 0; weight--) {
+      for (let i = 0; i < lexemes.length; i++) {
+        if (Math.min(3, Math.max(0, weights[i] ?? 0)) !== weight) continue;
+        const term = this.termOf(lexemes[i]!);
+        if (this.termStamp[term] === s + 1) continue;
+        this.termStamp[term] = s + 1;
+        this.termIds.push(term);
+        if (this.termWeights.length < this.termIds.data.length) {
+          const next = new Uint8Array(this.termIds.data.length);
+          next.set(this.termWeights);
+          this.termWeights = next;
+        }
+        this.termWeights[this.termIds.length - 1] = weight;
+        this.terms[term]!.add(s, cap, min);
       }
-      this.termWeights[this.termIds.length - 1] = Math.min(3, Math.max(0, listing.weights[i] ?? 0));
-      this.terms[term]!.add(s, cap, min);
     }
     this.termStart[s + 1] = this.termIds.length;
-    for (const word of this.wordBits.values()) {
-      for (const term of seen) {
-        if (word.terms.has(term)) {
-          word.bits[s >>> 5]! |= 1 << (s & 31);
-          break;
+    if (this.wordBits.size > 0) {
+      const ids = this.termIds.data;
+      for (const word of this.wordBits.values()) {
+        for (let i = this.termStart[s]!; i < this.termIds.length; i++) {
+          if (word.terms.has(ids[i]!)) {
+            word.bits[s >>> 5]! |= 1 << (s & 31);
+            break;
+          }
         }
       }
     }
@@ -652,6 +663,11 @@ export class ListingIndex {
       this.vocabulary.set(lexeme, term);
       this.termNames.push(lexeme);
       this.terms.push(new Postings());
+      if (term >= this.termStamp.length) {
+        const grown = new Int32Array(this.termStamp.length * 2);
+        grown.set(this.termStamp);
+        this.termStamp = grown;
+      }
       this.sortedTerms = null;
     }
     return term;

@@ -158,6 +158,18 @@ describe('ListingIndex', () => {
     }
   });
 
+  it('a listing replaced during the load leaves no trace: later listings take its old slot numbers cleanly', () => {
+    const lot = (id: number, word: string): IndexedListing => ({
+      id, dealScore: 500, priceUsd: 1000, categoryId: 1, state: null, city: null, endAt: null, lexemes: [word], weights: [3],
+    });
+    // id 1 arrives twice while loading (the second replaces the first): the load drops the dead slot
+    const index = ListingIndex.build([lot(1, 'alpha'), lot(1, 'bravo')]);
+    index.upsert(lot(2, 'bravo'));
+    const bravo: IndexFilter = { groups: [{ exact: ['bravo'], prefixes: [] }] };
+    expect(index.page(bravo, 'deal_score_high', 0, 10, 0)).toEqual([1, 2]);
+    expect(index.count({ groups: [{ exact: ['alpha'], prefixes: [] }] }, 0)).toBe(0);
+  });
+
   it('stops listing a lot when its end time passes, without any write', () => {
     const now = 1_800_000_000_000;
     const lot = (id: number, endAt: number | null): IndexedListing => ({
