@@ -166,7 +166,7 @@ export class ListingIndexSync {
 
   /** Loads a new index in the background; the next sync after it is ready installs it. */
   private reloadAside(reason: string): void {
-    if (this.aside) return;
+    if (this.aside || this.loadedAside) return;
     const generation = this.generation;
     this.aside = this.load()
       .then((loaded) => {
