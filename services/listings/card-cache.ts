@@ -59,8 +59,7 @@ export class CardCache {
     if (ids === 'all') {
       this.entries.clear();
       this.used = 0;
-    }
-    else for (const id of ids) this.entries.delete(id);
+    } else for (const id of ids) this.entries.delete(id);
   }
 
   get size(): number {
