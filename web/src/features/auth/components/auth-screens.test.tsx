@@ -115,6 +115,7 @@ describe('sign-up', () => {
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('Account Created')).toBeTruthy();
+    expect(screen.getByText('Welcome to the product!')).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(calls.find((c) => c.path === '/api/auth/register/')?.body).toEqual({
       email: 'dana@example.com',

@@ -57,7 +57,7 @@ export function SignupForm() {
     setBusy(true);
     try {
       await register(form);
-      toast.success('Account Created', { description: 'Welcome to Deal Radar!' });
+      toast.success('Account Created', { description: 'Welcome to the product!' });
       navigate('/dashboard', { replace: true });
     } catch (error) {
       if (error instanceof ApiError) {
