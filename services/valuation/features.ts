@@ -127,11 +127,22 @@ export function buildVocabulary(records: ValuationInput[]): Vocabulary {
   return vocab;
 }
 
+/** Each categorical feature's value → code lookups, built once per vocabulary (a model's lifetime). */
+const vocabularyIndexes = new WeakMap<Vocabulary, Map<string, Map<string, number>>>();
+
+function vocabularyIndex(vocab: Vocabulary, name: string): Map<string, number> {
+  let byName = vocabularyIndexes.get(vocab);
+  if (!byName) vocabularyIndexes.set(vocab, (byName = new Map()));
+  let index = byName.get(name);
+  if (!index) byName.set(name, (index = new Map((vocab[name] ?? []).map((v, i) => [v, i]))));
+  return index;
+}
+
 /** Encodes inputs as a column matrix; unseen categories and absent values are NaN (missing). */
 export function encode(records: ValuationInput[], vocab: Vocabulary): FeatureMatrix {
   const columns = FEATURES.map(({ spec, read }) => {
     const col = new Float64Array(records.length);
-    const index = spec.kind === 'categorical' ? new Map((vocab[spec.name] ?? []).map((v, i) => [v, i])) : null;
+    const index = spec.kind === 'categorical' ? vocabularyIndex(vocab, spec.name) : null;
     for (let i = 0; i < records.length; i++) {
       const v = read(records[i]!);
       if (v === null || v === undefined) col[i] = NaN;

@@ -1,5 +1,5 @@
 /**
- * A compact histogram-binned gradient-boosted regression tree learner (squared loss), in the
+ * A compact histogram-binned gradient-boosted regression tree learner (squared or Huber loss), in the
  * manner of LightGBM: features are binned once (quantile edges for numbers, one bin per frequent
  * category), trees grow leaf-wise with a leaf cap and a depth cap, a child's histogram is the
  * parent's minus its sibling's, missing values get their own bin and each split learns which
@@ -40,6 +40,11 @@ export type GbdtParams = {
   seed: number;
   /** Stop when the validation loss has not improved for this many trees (needs a validation set). */
   earlyStoppingRounds: number;
+  /**
+   * Huber loss: a residual beyond this (in target units) pulls with this much and no more, so a
+   * few mislabelled or odd sales do not drag a leaf. Absent: squared loss.
+   */
+  huberDelta?: number;
 };
 
 export const DEFAULT_GBDT_PARAMS: GbdtParams = {
@@ -491,7 +496,7 @@ function mse(pred: Float64Array, y: Float64Array): number {
 }
 
 /**
- * Fits boosted trees to `y` under squared loss. With `valid`, tracks its loss per tree and
+ * Fits boosted trees to `y` under squared loss (Huber with `huberDelta`). With `valid`, tracks its loss per tree and
  * keeps the trees up to the best iteration (early stopping).
  */
 export function trainGbdt(
@@ -547,9 +552,13 @@ export function trainGbdt(
   const validPred = valid ? new Float64Array(valid.y.length).fill(base) : undefined;
   let bestLoss = Infinity;
   let sinceBest = 0;
+  const delta = params.huberDelta ?? Infinity;
 
   for (let t = 0; t < params.trees; t++) {
-    for (let i = 0; i < n; i++) grad[i] = (pred[i]! - y[i]!) * hess[i]!;
+    for (let i = 0; i < n; i++) {
+      const r = pred[i]! - y[i]!;
+      grad[i] = (r > delta ? delta : r < -delta ? -delta : r) * hess[i]!;
+    }
     const sampled: number[] = [];
     for (let i = 0; i < n; i++) if (params.subsample >= 1 || random() < params.subsample) sampled.push(i);
     const featureSet: number[] = [];

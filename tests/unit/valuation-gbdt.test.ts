@@ -42,6 +42,19 @@ describe('gradient-boosted trees', () => {
     expect(model.predictRow([Math.PI / 2, 5])).toBeCloseTo(1 + 1.5, 0);
   });
 
+  it('Huber loss: one wild price among twenty alike does not drag the fit as squared loss does', () => {
+    // twenty sales at 0 and one at 10 that no split can set apart (one feature, one value)
+    const x = matrix([Array.from({ length: 21 }, () => 1)]);
+    const y = Float64Array.from({ length: 21 }, (_, i) => (i === 20 ? 10 : 0));
+    const params = { trees: 300, learningRate: 0.1, lambda: 0, subsample: 1, colsample: 1, minDataInLeaf: 1 };
+    const fit = (extra: object) => trainGbdt([{ name: 'x', kind: 'numeric' }], x, y, { ...params, ...extra }).model.predictRow([1]);
+    expect(fit({})).toBeCloseTo(10 / 21, 6); // squared loss: the mean
+    // Huber (δ 0.3): where 20 pulls of the capped size balance the wild one's capped pull, 0.3 / 20
+    expect(fit({ huberDelta: 0.3 })).toBeCloseTo(0.015, 3);
+    // a δ no residual reaches is squared loss again
+    expect(fit({ huberDelta: 100 })).toBeCloseTo(fit({}), 12);
+  });
+
   it('splits on categories many-vs-many', () => {
     const codes = Array.from({ length: 600 }, (_, i) => i % 6);
     const value = [10, 1, 10, 1, 1, 10];
