@@ -108,6 +108,21 @@ describe('gradient-boosted trees', () => {
     expect(Array.from(after)).toEqual(Array.from(before));
   });
 
+  it('batch prediction (trees over blocks of rows) equals row-by-row prediction exactly, unseen codes and missing values included', () => {
+    const random = seededRandom(11);
+    const n = 700; // more rows than one block, and a partial last block
+    const a = Array.from({ length: n }, () => (random() < 0.1 ? NaN : random() * 100));
+    const c = Array.from({ length: n }, () => Math.floor(random() * 20));
+    const y = Float64Array.from(a.map((v, i) => (Number.isNaN(v) ? 3 : v / 10) + (c[i]! % 4)));
+    const features: FeatureSpec[] = [{ name: 'a', kind: 'numeric' }, { name: 'c', kind: 'categorical' }];
+    const { model } = trainGbdt(features, matrix([a, c]), y, { trees: 40 });
+    // scoring rows: some codes the training never saw, some missing
+    const sa = a.map((v, i) => (i % 7 === 0 ? NaN : v));
+    const sc = c.map((v, i) => (i % 5 === 0 ? 50 + i : i % 11 === 0 ? NaN : v));
+    const batch = model.predict(matrix([sa, sc]));
+    sa.forEach((v, i) => expect(batch[i]).toBe(model.predictRow([v, sc[i]!])));
+  });
+
   it('is deterministic for a seed and stops early on a validation set', () => {
     const random = seededRandom(11);
     const a = Array.from({ length: 400 }, () => random());
