@@ -10,7 +10,7 @@
  *    real-site adapter on its recorded page under ../shared/fixtures/sites.
  * Prints the figures; talks only to 127.0.0.1.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,14 +41,36 @@ const CONCURRENCY = Number(args.concurrency);
 const PARSE_SECONDS = Number(args['parse-seconds']);
 const SHARED = path.resolve(args['shared-dir']!);
 
-/** Recorded pages of the real-site adapters (issue 6), by source name: file and step label. */
-const RECORDED: Record<string, { file: string; label: 'list' | 'detail' }> = {
+/**
+ * Recorded pages of the real-site adapters (issue 6), by source name: file and step label, and the
+ * path the page was fetched from when it is not the adapter's start page. West Auctions' item
+ * list is recorded lot by lot, so its page is the recorded lots of one auction put together;
+ * Ritchie Bros.' sold records are recorded per subcategory, without the page envelope.
+ */
+const RECORDED: Record<string, { file: string; label: 'list' | 'detail'; path?: string; body?: (dir: string) => string }> = {
   gsaauctions: { file: 'gsaauctions/api-v2-auctions_Results_SELECTED-20-items_BlackWhole_discover_sample.json', label: 'list' },
   govdeals: { file: 'govdeals/api-search-list-page_assetSearchResults_BlackWhole_maestro_page.json', label: 'list' },
   purplewave: { file: 'purplewave/api-v1-search-search_sold-dateType-past_TRIMMED-6-items_BlackWhole_sold_sweep.json', label: 'list' },
   municibid: { file: 'municibid/search-results-active-chairs_TRIMMED_BlackWhole_discover_active_chairs.html', label: 'list' },
   bidspotter: { file: 'bidspotter/search-results-chairs_TRIMMED-3-cards_BlackWhole_bidspotter_search_chairs.html', label: 'list' },
-  rbauction: { file: 'rbauction/nextdata-cp-sold-records_excavators_GabriFarace_data.json', label: 'list' },
+  // the recording keeps each subcategory's records; a page is 60 of them in Next.js's envelope
+  rbauction: {
+    file: 'rbauction/nextdata-cp-sold-records_excavators_GabriFarace_data.json',
+    label: 'list',
+    path: '/_next/data/bench/en-US/cp/mini-excavator-6-6t.json?listingStatuses=Sold&from=0',
+    body: (dir) => {
+      const recorded = JSON.parse(readFileSync(path.join(dir, 'nextdata-cp-sold-records_excavators_GabriFarace_data.json'), 'utf8')) as { subcategories: { price_elements: unknown[] }[] };
+      const all = recorded.subcategories.find((s) => s.price_elements.length > 0)?.price_elements ?? [];
+      const records = all.slice(0, 60);
+      return JSON.stringify({ pageProps: { data: { results: { totalAmount: all.length, returnedAmount: records.length, records } } } });
+    },
+  },
+  westauction: {
+    file: 'westauction/4299_lot_*.json',
+    label: 'list',
+    path: '/api/auctions/4299/items',
+    body: (dir) => JSON.stringify({ result: 'success', data: readdirSync(dir).filter((n) => /^4299_lot_\d+\.json$/.test(n)).map((n) => JSON.parse(readFileSync(path.join(dir, n), 'utf8'))) }),
+  },
   sierraauction: { file: 'other-sierraauction/lot-detail-481867-trailer_dfg-console_tmp_snapshot.html', label: 'detail' },
   publicsurplus: { file: 'publicsurplus/detail-active-with-bids-4053470_EXCERPT_BlackWhole.html', label: 'detail' },
 };
@@ -136,8 +158,9 @@ async function main(): Promise<void> {
       try {
         const env = adapterEnv(adapter, config);
         const startStep = adapter.start(env)[0];
-        const url = startStep?.url ?? adapter.baseUrl(config);
-        const body = readFileSync(path.join(SHARED, 'fixtures/sites', recorded.file), 'utf8');
+        const url = recorded.path ? new URL(recorded.path, adapter.baseUrl(config)).href : (startStep?.url ?? adapter.baseUrl(config));
+        const file = path.join(SHARED, 'fixtures/sites', recorded.file);
+        const body = recorded.body ? recorded.body(path.dirname(file)) : readFileSync(file, 'utf8');
         const page: FetchedPage = { step: { label: recorded.label, url, page: 1 }, url, status: 200, contentType: recorded.file.endsWith('.json') ? 'application/json' : 'text/html', body, fetchedAt: new Date() };
         const r = timeParse(adapter, [page], env);
         rows.push(`| ${name} | ${recorded.label} (${path.basename(recorded.file).slice(0, 40)}…, ${(body.length / 1024).toFixed(0)} KB) | ${r.pagesPerSecond.toFixed(0)} | ${r.lotsPerPage.toFixed(1)} |`);
