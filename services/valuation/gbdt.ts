@@ -423,20 +423,21 @@ function compileForest(trees: Tree[]): CompiledForest {
   return forest;
 }
 
+/** The child of split node n that value v of its feature f goes to; missing values and unseen categories take the learned side. */
+function childOf(forest: CompiledForest, known: (CodeSet | null)[], n: number, f: number, v: number): number {
+  const knownCodes = known[f];
+  let goLeft: boolean;
+  if (v !== v || (knownCodes !== null && knownCodes !== undefined && !hasCode(knownCodes, v))) goLeft = forest.defaultLeft[n] === 1;
+  else if (knownCodes) goLeft = hasCode(forest.sets[n]!, v);
+  else goLeft = v <= forest.threshold[n]!;
+  return goLeft ? forest.left[n]! : forest.right[n]!;
+}
+
 function evalCompiled(forest: CompiledForest, t: number, known: (CodeSet | null)[], x: ArrayLike<number>): number {
-  const { feature, threshold, defaultLeft, left, right, sets } = forest;
+  const feature = forest.feature;
   let n = forest.roots[t]!;
-  for (;;) {
-    const f = feature[n]!;
-    if (f === -1) return forest.value[n]!;
-    const v = x[f]!;
-    const knownCodes = known[f];
-    let goLeft: boolean;
-    if (v !== v || (knownCodes !== null && knownCodes !== undefined && !hasCode(knownCodes, v))) goLeft = defaultLeft[n] === 1;
-    else if (knownCodes) goLeft = hasCode(sets[n]!, v);
-    else goLeft = v <= threshold[n]!;
-    n = goLeft ? left[n]! : right[n]!;
-  }
+  for (let f = feature[n]!; f !== -1; f = feature[n]!) n = childOf(forest, known, n, f, x[f]!);
+  return forest.value[n]!;
 }
 
 /** Rows per block in batch prediction: their feature values (~60 columns) stay in the L2 cache. */
@@ -481,7 +482,8 @@ export class GbdtModel {
   predict(m: FeatureMatrix): Float64Array {
     const out = new Float64Array(m.rows).fill(this.data.base);
     const { columns } = m;
-    const { roots, feature, threshold, defaultLeft, left, right, sets, value } = this.forest;
+    const forest = this.forest;
+    const { roots, feature, value } = forest;
     const known = this.known;
     for (let start = 0; start < m.rows; start += PREDICT_BLOCK) {
       const end = Math.min(m.rows, start + PREDICT_BLOCK);
@@ -489,17 +491,7 @@ export class GbdtModel {
         const root = roots[t]!;
         for (let i = start; i < end; i++) {
           let n = root;
-          for (;;) {
-            const f = feature[n]!;
-            if (f === -1) break;
-            const v = columns[f]![i]!;
-            const knownCodes = known[f];
-            let goLeft: boolean;
-            if (v !== v || (knownCodes !== null && knownCodes !== undefined && !hasCode(knownCodes, v))) goLeft = defaultLeft[n] === 1;
-            else if (knownCodes) goLeft = hasCode(sets[n]!, v);
-            else goLeft = v <= threshold[n]!;
-            n = goLeft ? left[n]! : right[n]!;
-          }
+          for (let f = feature[n]!; f !== -1; f = feature[n]!) n = childOf(forest, known, n, f, columns[f]![i]!);
           out[i] = out[i]! + value[n]!;
         }
       }
