@@ -4,9 +4,9 @@
  */
 import { createRegistry } from '../../services/crawler/adapters/index.js';
 import { syncSourcesFromConfig } from '../../services/crawler/index.js';
-import { listRecentRuns } from '../../services/crawler/repositories/crawl-runs-repository.js';
-import { countSourceListings } from '../../services/crawler/repositories/listing-store-repository.js';
-import { listSources } from '../../services/crawler/repositories/sources-repository.js';
+import { listRecentRuns } from '../../services/shared/repositories/crawl-runs-repository.js';
+import { countSourceListings } from '../../services/shared/repositories/listing-store-repository.js';
+import { listSources } from '../../services/shared/repositories/sources-repository.js';
 import type { CliCommand } from './command.js';
 
 const when = (d: Date | null) => (d ? d.toISOString().replace('T', ' ').slice(0, 16) : '—');

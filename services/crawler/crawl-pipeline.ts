@@ -21,7 +21,7 @@ import type { BrowserFetcher } from './fetchers/browser-fetcher.js';
 import { FetchRefusedError, httpFetch, retryAfterMs, userAgent, type FetchPolicy, type HttpResponse } from './fetchers/http-fetcher.js';
 import { normalizeListing, type LotPatch, type NormalizedListing, type ScrapedListing } from './normalize/listing.js';
 import type { RobotsGate } from './politeness/robots.js';
-import { recordCrawlError, type CrawlErrorKind } from './repositories/crawl-errors-repository.js';
+import { recordCrawlError, type CrawlErrorKind } from '../shared/repositories/crawl-errors-repository.js';
 import {
   addSteps,
   closeRun,
@@ -32,10 +32,10 @@ import {
   openRun,
   reserveLots,
   type RunStats,
-} from './repositories/crawl-runs-repository.js';
-import { backOffHost, claimHostSlot, registerHost, releaseHostSlot } from './repositories/host-politeness-repository.js';
-import { applyLotUpdate, listEndingSoon, previewListings, previewUpdates, storeListing, type StoredListing } from './repositories/listing-store-repository.js';
-import { findSourceByName, markSourceBlocked } from './repositories/sources-repository.js';
+} from '../shared/repositories/crawl-runs-repository.js';
+import { backOffHost, claimHostSlot, registerHost, releaseHostSlot } from '../shared/repositories/host-politeness-repository.js';
+import { applyLotUpdate, listEndingSoon, previewListings, previewUpdates, storeListing, type StoredListing } from '../shared/repositories/listing-store-repository.js';
+import { findSourceByName, markSourceBlocked } from '../shared/repositories/sources-repository.js';
 
 type SourceRef = { id: number; name: string };
 import type { CrawlRun } from '../../db/schema/crawl.js';

@@ -16,7 +16,7 @@ import { municibidAdapter } from '../../services/crawler/adapters/municibid.js';
 import { westAuctionAdapter } from '../../services/crawler/adapters/westauction.js';
 import { requestCrawl, waitForRun } from '../../services/crawler/crawl-requests.js';
 import { startCrawlWorker } from '../../services/crawler/index.js';
-import { findSourceByName } from '../../services/crawler/repositories/sources-repository.js';
+import { findSourceByName } from '../../services/shared/repositories/sources-repository.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startRecordedSite, type RecordedSite } from '../support/recorded-site-server.js';
 import { recordedJson, testConfig } from '../support/recorded-sites.js';

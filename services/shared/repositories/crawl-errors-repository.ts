@@ -1,7 +1,7 @@
 /** What went wrong during crawls, per source and run; read by `npm run sources` and the CLI summary. */
 import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { crawlErrors, crawlRuns } from '../../../db/schema/crawl.js';
-import type { DbOrTx } from '../../shared/database/db.js';
+import type { DbOrTx } from '../database/db.js';
 
 export type CrawlErrorKind = 'http' | 'network' | 'parse' | 'robots' | 'blocked' | 'refused' | 'too-large' | 'internal';
 

@@ -1,7 +1,7 @@
 /** The `sources` rows the crawler owns the state of: registration, enablement, outcome, blocked. */
 import { and, eq, sql } from 'drizzle-orm';
 import { sources } from '../../../db/schema/catalog.js';
-import type { DbOrTx } from '../../shared/database/db.js';
+import type { DbOrTx } from '../database/db.js';
 
 export type SourceRow = typeof sources.$inferSelect;
 

@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { crawlRuns, crawlRunSteps, type CrawlRun } from '../../../db/schema/crawl.js';
-import type { Db, DbOrTx } from '../../shared/database/db.js';
+import type { Db, DbOrTx } from '../database/db.js';
 import { recordSourceOutcome } from './sources-repository.js';
 
 export type RunStats = Partial<Pick<CrawlRun, 'pages' | 'lotsNew' | 'lotsUpdated' | 'lotsUnchanged' | 'errors'>>;
