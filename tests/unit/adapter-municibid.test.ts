@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScrapedListing } from '../../services/crawler/normalize/listing.js';
 import { adapterEnv, adapterHosts, NotFoundError, ParseError } from '../../services/crawler/adapter.js';
+import { isSilentContentPage } from '../../services/crawler/crawl-pipeline.js';
 import { municibidAdapter, parseMunicibidListing, parseMunicibidSearch } from '../../services/crawler/adapters/municibid.js';
 import { expectWholeListing, fetchedPage, readRecorded } from '../support/recorded-sites.js';
 import { readRepoRecorded, testConfig } from '../support/recorded-sites.js';
@@ -144,7 +145,12 @@ describe('Municibid adapter on the new site (Next.js flight rows)', () => {
   });
 
   it('reads an empty browse page ("No listings found.") as empty, not as a changed layout', () => {
-    expect(parseMunicibidSearch(nextPage(NEXT_EMPTY, '/browse'))).toEqual({ listings: [], next: [], empty: true });
+    const page = nextPage(NEXT_EMPTY, '/browse');
+    const result = parseMunicibidSearch(page);
+    expect(result).toEqual({ listings: [], next: [], empty: true });
+    // 6.8 KB of content and no lots: without the notice the pipeline would take it for a changed layout.
+    expect(isSilentContentPage(page.step, result, page.body)).toBe(false);
+    expect(isSilentContentPage(page.step, { ...result, empty: undefined }, page.body)).toBe(true);
   });
 
   it('reads an active listing\'s bid box: current bid, bids, status, UTC end, gallery', () => {
