@@ -83,6 +83,12 @@ describe('Municibid adapter on the recorded listing pages', () => {
     expect(l!.endsAt).toEqual(new Date('2026-05-04T12:06:00Z'));
   });
 
+  it('reads an old search page whose result JSON is empty as an empty page, not a changed layout', () => {
+    const body = readRecorded('municibid', SEARCH).replace(/(<script type="application\/json" id="srp-markers-data">)[\s\S]*?(<\/script>)/, '$1[]$2');
+    expect(body).toContain('id="srp-markers-data">[]</script>');
+    expect(parseMunicibidSearch(fetchedPage(body, 'https://municibid.com/Search/Results?page=1'))).toMatchObject({ listings: [], empty: true });
+  });
+
   it('fails pages that are not a listing with a ParseError', () => {
     expect(() => parseMunicibidListing(fetchedPage(readRecorded('municibid', SEARCH), 'https://municibid.com/Listing/Details/1', 'detail'))).toThrow(ParseError);
     expect(() => parseMunicibidSearch(fetchedPage(readRecorded('municibid', ACTIVE), 'https://municibid.com/Search/Results'))).toThrow(ParseError);

@@ -99,7 +99,8 @@ export function parseMunicibidSearch(page: FetchedPage): RouteResult {
   const next: CrawlStep[] = [];
   const nextHref = $('a[rel="next"]').first().attr('href') ?? $('.pagination a.next, .pagination li.next a').first().attr('href');
   if (nextHref) next.push({ label: 'list', url: new URL(nextHref, page.url).href, page: (page.step.page ?? 1) + 1 });
-  return { listings, next };
+  // An empty result list in the page's own JSON says "no results": empty, not a changed layout.
+  return markers.length === 0 ? { listings, next, empty: true } : { listings, next };
 }
 
 function amount(text: string): number | null {
