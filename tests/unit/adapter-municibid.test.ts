@@ -171,7 +171,8 @@ describe('Municibid adapter on the new site (Next.js flight rows)', () => {
     ]);
     // The related auctions are other lots (Mansfield, MA): never this lot's location or seller.
     for (const key of ['city', 'state', 'seller']) expect(l).not.toHaveProperty(key);
-    expect((l!.raw as { bidBox: { initial: { reserveMet: unknown } } }).bidBox.initial.reserveMet).toBeNull();
+    // No reserve on this lot (isNoReserve): reserveMet is null, not false.
+    expect(l!.reserveMet).toBeNull();
   });
 
   it('reads a closed unsuccessful listing as closed, not sold, with its reserve not met', () => {
@@ -179,7 +180,8 @@ describe('Municibid adapter on the new site (Next.js flight rows)', () => {
     expect(l).toMatchObject({ externalId: '86003942', title: 'Meeting Room Chairs', status: 'closed', soldPrice: null, bidCount: 0, currentBid: null, askingPrice: 25 });
     expect(l!.endsAt).toEqual(new Date('2026-10-08T17:06:00Z'));
     expect(l!.images).toHaveLength(3);
-    expect((l!.raw as { bidBox: { initial: { status: string; reserveMet: unknown } } }).bidBox.initial).toMatchObject({ status: 'Unsuccessful', reserveMet: false });
+    expect(l!.reserveMet).toBe(false);
+    expect((l!.raw as { bidBox: { initial: { status: string } } }).bidBox.initial.status).toBe('Unsuccessful');
   });
 
   it('recognises a removed listing as not found, although every page carries the 404 template', () => {

@@ -323,6 +323,7 @@ export function parseMunicibidNextListing(page: FetchedPage): RouteResult {
     status,
     soldPrice: status === 'sold' ? price : null,
     endsAt,
+    reserveMet: typeof initial.reserveMet === 'boolean' ? initial.reserveMet : null,
     raw: { bidBox, gallery: galleryObj, card: cardObj },
   };
   // Only a gallery the page really shows replaces the stored images.

@@ -44,6 +44,8 @@ export type ScrapedListing = {
    * it reaches storage only inside the raw payload.
    */
   seller?: string | null;
+  /** Whether the reserve is met (null: no reserve, or not said); like `seller`, only in the raw payload for now. */
+  reserveMet?: boolean | null;
   /** The lot's part of the fetched payload, kept for re-parsing. */
   raw?: unknown;
 };
