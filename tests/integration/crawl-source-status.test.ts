@@ -4,13 +4,15 @@
  * same page as a further redesign would leave it (its listing rows renamed: layout changed), and
  * Public Surplus answering 401 with a login form (login required). `npm run sources` (and
  * `--json`), run as the operator runs it, shows both with the failing URL and the message; the
- * changed source keeps its listings and stays enabled for its next scheduled crawl.
+ * changed source keeps its listings and stays enabled for its next scheduled crawl. A re-check
+ * meeting the site's recorded not-found page records the lot as not found, not as a layout change.
  */
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawlErrors } from '../../db/schema/crawl.js';
 import { listings } from '../../db/schema/listings.js';
 import type { SourceAdapter } from '../../services/crawler/adapter.js';
 import { ADAPTERS, createRegistry } from '../../services/crawler/adapters/index.js';
@@ -25,6 +27,7 @@ const run = promisify(execFile);
 const BROWSE = readRepoRecorded('municibid-next', 'browse_desks_chairs_active.html');
 /** The recorded page with its rows renamed, as the site's next redesign might leave it: content, but no row the adapter knows. */
 const REDESIGNED = BROWSE.replaceAll('\\"listing\\":{', '\\"auctionItem\\":{');
+const NOT_FOUND = readRepoRecorded('municibid-next', 'detail_not_found.html');
 /** Written for this test (no login page of Public Surplus is recorded): what its 401 answer carries. */
 const LOGIN_PAGE =
   '<!DOCTYPE html><html><head><title>Public Surplus: Log In</title></head><body><form method="post" action="/sms/login">' +
@@ -45,6 +48,9 @@ beforeAll(async () => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     if (path === '/municibid/browse') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(municibidPage);
+    } else if (path.startsWith('/municibid/listing/')) {
+      // The new site's answer for a listing that is gone: its not-found page (with the usual template).
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(NOT_FOUND);
     } else if (path.startsWith('/publicsurplus/sms/')) {
       res.writeHead(401, { 'content-type': 'text/html; charset=utf-8' }).end(LOGIN_PAGE);
     } else res.writeHead(404).end('not here');
@@ -140,6 +146,18 @@ describe('source status: layout changed and login required', () => {
     expect(byName.publicsurplus).toMatchObject({ status: 'login-required', failingUrls: [`${baseUrl}/publicsurplus/sms/list/current`], lots: 0 });
     expect(byName.publicsurplus!.statusMessage).toMatch(/HTTP 401/);
   }, 120_000);
+
+  it('a re-check of a removed listing records it as not found, not as a changed layout', async () => {
+    const source = (await findSourceByName(ctx.database.db, 'municibid'))!;
+    // The recorded lots ended in October 2026: move one into the next hour so the ending-soon schedule re-checks it.
+    await ctx.database.db.update(listings).set({ auctionEndAt: new Date(Date.now() + 3600_000) }).where(eq(listings.externalId, '86351268'));
+    const recheck = await waitForRun(ctx, (await requestCrawl(ctx, 'municibid', { reason: 'ending-soon' })).id, { timeoutMs: 60_000 });
+    expect(recheck.outcome).toBe('error');
+    const [error] = await ctx.database.db.select().from(crawlErrors).where(eq(crawlErrors.runId, recheck.id));
+    expect(error).toMatchObject({ kind: 'not-found', url: `${baseUrl}/municibid/listing/86351268`, message: 'Municibid listing 86351268: not found (removed or never listed)' });
+    expect((await findSourceByName(ctx.database.db, 'municibid'))!.status).toBe('error');
+    expect(await lotsOf(source.id)).toBe(2);
+  });
 
   it('a clean crawl after the fix clears the problem', async () => {
     municibidPage = BROWSE;
