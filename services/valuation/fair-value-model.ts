@@ -6,6 +6,7 @@
  */
 import { ATTRIBUTE_FEATURES, encode as encodeAll, buildVocabulary, FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
 import { GbdtModel, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
+import { inDollarsOf, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
@@ -124,6 +125,8 @@ export type SerializedFairValueModel = {
   holdout: { rows: number; rmsle: number; trees: number };
   /** Added to every log prediction: a share of the holdout's median error (drift the trees cannot extrapolate). */
   logOffset?: number;
+  /** How prices moved over time: training prices are brought to the latest sale's dollars with it. */
+  priceIndex?: PriceIndex;
 };
 
 export type Valuation = { fairValue: number; low: number; high: number; logPrice: number; support: number };
@@ -196,6 +199,11 @@ export class FairValueModel {
       if (attributes[name] === undefined || attributes[name] === null || attributes[name] === '') attributes[name] = value;
     }
     return { ...input, attributes };
+  }
+
+  /** A price sold at `soldAt` in the dollars of `asOf` (unchanged when the model has no price index). */
+  inDollarsOf(price: number, soldAt: Date, asOf: Date): number {
+    return inDollarsOf(this.data.priceIndex, price, soldAt, asOf);
   }
 
   /** Sales of this machine's model (same type) the model was trained on. */
