@@ -3,7 +3,7 @@ import type { SoldResultRow } from '../shared/repositories/sold-results-reposito
 import type { ComparableCandidate } from '../valuation/comparables.js';
 import type { TrainingSale } from '../valuation/features.js';
 
-const ORIGIN_LABELS: Record<string, string> = { 'import:fastiron': 'Fast Iron auction records' };
+const ORIGIN_LABELS: Record<string, string> = { 'import:fastiron': 'Fast Iron auction records', 'import:westauction': 'West Auctions' };
 
 export function soldResultToSale(row: SoldResultRow): TrainingSale {
   return {
