@@ -19,6 +19,7 @@ export function soldResultToSale(row: SoldResultRow): TrainingSale {
     soldAt: row.soldAt,
     price: row.price,
     attributes: row.attributes ?? {},
+    title: row.title,
   };
 }
 

@@ -107,8 +107,7 @@ type Prepared = { kind: 'none'; result: ListingScore } | { kind: 'value'; ranked
 
 /** The checks and comparables before the model is asked: the part one-at-a-time and batch share. */
 function prepare(listing: ListingToScore, model: FairValueModel, candidates: ComparableCandidate[], now: Date): Prepared {
-  const knownTypes = model.data.vocabulary.category ?? [];
-  if (!knownTypes.includes(String(listing.categoryId))) return { kind: 'none', result: none('unsupported-type') };
+  if (!model.valuesType(listing.categoryId)) return { kind: 'none', result: none('unsupported-type') };
   if (!listing.model && !listing.modelFamily) return { kind: 'none', result: none('no-model-or-family') };
   const ranked = selectComparables(listing, candidates, now, 5);
   if (ranked.length === 0) return { kind: 'none', result: none('no-comparables') };

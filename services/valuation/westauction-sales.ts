@@ -115,5 +115,6 @@ export function westAuctionToSale(r: WestAuctionRecord): TrainingSale | null {
     soldAt: row.soldAt,
     price: row.price,
     attributes: row.attributes,
+    title: row.title,
   };
 }
