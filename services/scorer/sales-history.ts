@@ -27,6 +27,7 @@ export function soldResultToCandidate(row: SoldResultRow): ComparableCandidate {
   const title = row.title.trim() || [row.year, row.make, row.model ?? row.modelFamily].filter(Boolean).join(' ');
   return {
     title,
+    make: row.make,
     model: row.model,
     modelFamily: row.modelFamily,
     year: row.year,

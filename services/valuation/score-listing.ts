@@ -7,6 +7,7 @@ import { comparablesSupport, selectComparables, type ComparableCandidate, type R
 import { dealScore } from './deal-score.js';
 import type { FairValueModel, Valuation } from './fair-value-model.js';
 import type { ValuationInput } from './features.js';
+import { westMachine } from './westauction-sales.js';
 
 export type ListingToScore = {
   id: number;
@@ -78,6 +79,17 @@ function none(reason: NoScoreReason): ListingScore {
   return { ...NONE, reason, reasonText: REASON_TEXT[reason] };
 }
 
+/** What a listing's text says that the model reads as attributes: its source, the kind of machine, unused, odometer. */
+function listingAttributes(listing: ListingToScore): Record<string, string | number | null> {
+  const attributes: Record<string, string | number | null> = { ...listing.attributes };
+  if (listing.sourceSlug && attributes.source === undefined) attributes.source = listing.sourceSlug;
+  const machine = listing.title ? westMachine(listing.title) : null;
+  if (machine && attributes.machine_kind === undefined) attributes.machine_kind = machine.kind;
+  if (listing.title && /\bunused\b|\bnew\b/i.test(listing.title) && attributes.unused === undefined) attributes.unused = 'yes';
+  if (listing.odometer !== null && listing.odometer !== undefined && attributes.odometer === undefined) attributes.odometer = listing.odometer;
+  return attributes;
+}
+
 export function listingValuationInput(listing: ListingToScore, now: Date): ValuationInput {
   return {
     categoryId: listing.categoryId,
@@ -90,7 +102,8 @@ export function listingValuationInput(listing: ListingToScore, now: Date): Valua
     state: listing.state,
     saleChannel: 'auction',
     soldAt: listing.auctionEndAt && listing.auctionEndAt > now ? listing.auctionEndAt : now,
-    attributes: listing.attributes ?? {},
+    attributes: listingAttributes(listing),
+    title: listing.title ?? null,
   };
 }
 
@@ -108,7 +121,8 @@ type Prepared = { kind: 'none'; result: ListingScore } | { kind: 'value'; ranked
 /** The checks and comparables before the model is asked: the part one-at-a-time and batch share. */
 function prepare(listing: ListingToScore, model: FairValueModel, candidates: ComparableCandidate[], now: Date): Prepared {
   if (!model.valuesType(listing.categoryId)) return { kind: 'none', result: none('unsupported-type') };
-  if (!listing.model && !listing.modelFamily) return { kind: 'none', result: none('no-model-or-family') };
+  // a listing without a model is valued from its make, type and title; without a make either there is nothing to compare
+  if (!listing.model && !listing.modelFamily && !listing.make) return { kind: 'none', result: none('no-model-or-family') };
   const ranked = selectComparables(listing, candidates, now, 5);
   if (ranked.length === 0) return { kind: 'none', result: none('no-comparables') };
   const input = listingValuationInput(listing, now);

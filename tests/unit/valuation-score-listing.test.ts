@@ -53,7 +53,13 @@ describe('scoring a listing', () => {
   it('gives null for an unknown type, no comparables, or no price', () => {
     expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now)).toMatchObject({ dealScore: null, fairValue: null, reason: 'unsupported-type' });
     expect(scoreListing({ ...listing, model: 'ZZ1', modelFamily: 'ZZ' }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-comparables' });
-    expect(scoreListing({ ...listing, model: null, modelFamily: null }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-model-or-family' });
+    expect(scoreListing({ ...listing, model: null, modelFamily: null, make: null }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-model-or-family' });
+    // a listing that names only its make compares with sales of that make
+    const byMake = comps.map((c) => ({ ...c, make: 'CATERPILLAR' }));
+    const makeOnly = scoreListing({ ...listing, model: null, modelFamily: null, title: 'Caterpillar Wheel Loader' }, model, byMake, now);
+    expect(makeOnly.comparables).toHaveLength(5);
+    expect(makeOnly.fairValue).not.toBeNull();
+    expect(scoreListing({ ...listing, model: null, modelFamily: null }, model, comps, now).reason).toBe('no-comparables');
     const noPrice = scoreListing({ ...listing, priceUsd: null }, model, comps, now);
     expect(noPrice.dealScore).toBeNull();
     expect(noPrice.reason).toBe('no-price');
