@@ -284,6 +284,8 @@ export type TrainOptions = {
   targetSmoothing?: number;
   /** Bring every price to the latest sale's dollars with a price index estimated from the sales (default true). */
   priceIndex?: boolean;
+  /** Told what training is doing, for a progress line (not serialisable: the thread passes its own). */
+  onProgress?: (message: string) => void;
 };
 
 /** Fewer training sales of a type than this and its listings are not valued ("not enough sales of this type yet"). */
@@ -383,6 +385,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const priceIndex = opts.priceIndex === false ? undefined : estimatePriceIndex(asSold);
   const latestSale = asSold[asSold.length - 1]!.soldAt;
   const usable = priceIndex ? asSold.map((s) => ({ ...s, price: inDollarsOf(priceIndex, s.price, s.soldAt, latestSale) })) : asSold;
+  const progress = opts.onProgress ?? (() => {});
+  progress(`${asSold.length} sales; price index: ${priceIndex ? priceIndex.method : 'off'}`);
   const params = { ...VALUATION_GBDT_PARAMS, ...opts.params };
   const coverage = opts.coverage ?? 0.8;
   const holdoutFraction = opts.holdoutFraction ?? 0.15;
@@ -433,7 +437,10 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const memberParams = (k: number): Partial<GbdtParams> => ({ ...params, seed: (params.seed ?? 1) + k * 1000 });
   const fitX = encode(fit, fitVocab, fitTe, fit);
   const fitWeights = recencyWeights(fit, halfLife);
-  const firstMembers = Array.from({ length: memberCount }, (_, k) => trainGbdt(ALL_SPECS, fitX, y(fit), memberParams(k), { x: holdoutX, y: holdoutY }, fitWeights));
+  const firstMembers = Array.from({ length: memberCount }, (_, k) => {
+    progress(`holdout fit ${k + 1}/${memberCount} on ${fit.length} sales, stopping on the latest ${holdout.length}`);
+    return trainGbdt(ALL_SPECS, fitX, y(fit), memberParams(k), { x: holdoutX, y: holdoutY }, fitWeights);
+  });
   const holdoutPred = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
   const fitSupport = countSupport(fit);
   const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
@@ -503,6 +510,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const usableWeights = recencyWeights(usable, halfLife);
   const finals = firstMembers.map((first, k) => {
     const trees = opts.fixedTrees ?? Math.max(1, Math.round(first.report.bestIteration * 1.1));
+    progress(`refit ${k + 1}/${firstMembers.length} on all ${usable.length} sales: ${trees} trees`);
     return trainGbdt(ALL_SPECS, usableX, y(usable), { ...memberParams(k), trees, earlyStoppingRounds: Infinity }, undefined, usableWeights).model;
   });
   const model = new FairValueModel({
