@@ -78,18 +78,20 @@ describe('fair-value ensemble', () => {
   });
 
 
-  it('leaves hours, datasource and auctioneer out by default; keeps them when asked', () => {
-    expect(LEFT_OUT_FEATURES).toEqual(expect.arrayContaining(['hours', 'attr_datasource', 'attr_auctioneerID']));
+  it('uses hours by default (issue #18, monotone), leaves datasource, auctioneer and the year-unsafe encodings out', () => {
+    expect(LEFT_OUT_FEATURES).toEqual(expect.arrayContaining(['hours_per_year', 'te_model_age', 'te_family_age', 'attr_datasource', 'attr_auctioneerID']));
+    expect(LEFT_OUT_FEATURES).not.toContain('hours');
     const usesFeature = (m: FairValueModel, name: string) => {
       const f = m.data.gbdt.features.findIndex((spec) => spec.name === name);
       return m.data.gbdt.trees.some((t) => t.feature.includes(f));
     };
-    expect(usesFeature(model, 'hours')).toBe(false);
+    // hours carry signal here (they grow with age), so the model splits on them
+    expect(usesFeature(model, 'hours')).toBe(true);
+    expect(usesFeature(model, 'hours_per_year')).toBe(false);
     const probeAt = (m: FairValueModel, hours: number | null) => m.value({ ...sales[0]!, hours }).fairValue;
-    expect(probeAt(model, 500)).toBe(probeAt(model, 20_000));
-    // hours carry signal here (they grow with age), so a model that keeps them splits on them
-    const withHours = trainFairValueModel(sales, { params, dropFeatures: [] }).model;
-    expect(usesFeature(withHours, 'hours')).toBe(true);
+    expect(probeAt(model, 500)).toBeGreaterThanOrEqual(probeAt(model, 20_000));
+    const without = trainFairValueModel(sales, { params, dropFeatures: ['hours', 'hours_per_year'] }).model;
+    expect(usesFeature(without, 'hours')).toBe(false);
   });
 
   it('fills missing hours from the model’s typical hours per year of age when asked', () => {

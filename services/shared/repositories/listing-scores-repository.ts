@@ -3,7 +3,7 @@
  * (the only writer of those columns), and list listings to rescore after a new model.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { listings, type Comparable } from '../../../db/schema/index.js';
+import { listings, sources, type Comparable } from '../../../db/schema/index.js';
 import type { ListingToScore } from '../../valuation/score-listing.js';
 import type { DbOrTx } from '../database/db.js';
 
@@ -15,31 +15,47 @@ export type ListingForScoring = Omit<ListingToScore, 'attributes'> & {
   modelVersion: number | null;
 };
 
+/** Description text the model reads: enough for its words, bounded so one listing cannot bloat a batch. */
+const DESCRIPTION_CHARS = 2000;
+
+const scoringColumns = {
+  id: listings.id,
+  categoryId: listings.categoryId,
+  make: listings.make,
+  model: listings.model,
+  modelFamily: listings.modelFamily,
+  year: listings.year,
+  hours: listings.hours,
+  condition: listings.condition,
+  state: listings.state,
+  currency: listings.currency,
+  price: listings.price,
+  priceUsd: listings.priceUsd,
+  buyersPremiumPct: listings.buyersPremiumPct,
+  status: listings.status,
+  auctionEndAt: listings.auctionEndAt,
+  bidCount: listings.bidCount,
+  dealScore: listings.dealScore,
+  modelVersion: listings.modelVersion,
+  title: listings.title,
+  description: sql<string>`left(${listings.description}, ${DESCRIPTION_CHARS})`,
+  sourceSlug: sources.name,
+};
+
 export async function getListingForScoring(db: DbOrTx, id: number): Promise<ListingForScoring | null> {
-  const [row] = await db
-    .select({
-      id: listings.id,
-      categoryId: listings.categoryId,
-      make: listings.make,
-      model: listings.model,
-      modelFamily: listings.modelFamily,
-      year: listings.year,
-      hours: listings.hours,
-      condition: listings.condition,
-      state: listings.state,
-      currency: listings.currency,
-      price: listings.price,
-      priceUsd: listings.priceUsd,
-      buyersPremiumPct: listings.buyersPremiumPct,
-      status: listings.status,
-      auctionEndAt: listings.auctionEndAt,
-      bidCount: listings.bidCount,
-      dealScore: listings.dealScore,
-      modelVersion: listings.modelVersion,
-    })
-    .from(listings)
-    .where(eq(listings.id, id));
+  const [row] = await getListingsForScoring(db, [id]);
   return row ?? null;
+}
+
+/** The listings with these ids (those that exist), in id order: one query for a batch rescore. */
+export async function getListingsForScoring(db: DbOrTx, ids: number[]): Promise<ListingForScoring[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(scoringColumns)
+    .from(listings)
+    .innerJoin(sources, eq(sources.id, listings.sourceId))
+    .where(inArray(listings.id, ids))
+    .orderBy(listings.id);
 }
 
 export type ListingScoreWrite = {

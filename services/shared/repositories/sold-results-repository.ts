@@ -83,17 +83,20 @@ export async function listTrainingSales(db: DbOrTx): Promise<SoldResultRow[]> {
  */
 export async function findComparableCandidates(
   db: DbOrTx,
-  target: { categoryId: number; model: string | null; modelFamily: string | null },
+  target: { categoryId: number; model: string | null; modelFamily: string | null; make?: string | null },
   limit = 400,
 ): Promise<SoldResultRow[]> {
-  const norm = (v: string | null) => (v ? v.toUpperCase().replace(/[^A-Z0-9]/g, '') : '');
+  const norm = (v: string | null | undefined) => (v ? v.toUpperCase().replace(/[^A-Z0-9]/g, '') : '');
   const model = norm(target.model);
   const family = norm(target.modelFamily);
-  if (!model && !family) return [];
+  // without a model, the same make (as comparables.ts selects)
+  const make = !model && !family ? norm(target.make) : '';
+  if (!model && !family && !make) return [];
   const rows = await db.execute(sql`${SELECT_SALES}
     WHERE s.category_id = ${target.categoryId} AND s.price > 0 AND (
       (${family} <> '' AND regexp_replace(upper(coalesce(s.model_family, '')), '[^A-Z0-9]', '', 'g') = ${family})
       OR (${model} <> '' AND regexp_replace(upper(coalesce(s.model, '')), '[^A-Z0-9]', '', 'g') = ${model})
+      OR (${make} <> '' AND regexp_replace(upper(coalesce(s.make, '')), '[^A-Z0-9]', '', 'g') = ${make})
     )
     ORDER BY s.sold_at DESC, s.id DESC
     LIMIT ${limit}`);
