@@ -3,7 +3,8 @@ import type { ServiceStarter } from '../shared/service.js';
 import { bootstrapValuation } from './bootstrap.js';
 import { ModelStore } from './model-store.js';
 import { runModelJob } from './model-jobs.js';
-import { runScoreBatchJob } from './score-batch.js';
+import { ComparablePoolCache } from './comparable-pool.js';
+import { candidatesFromPool, runScoreBatchJob } from './score-batch.js';
 import { runScoreJob } from './score-job.js';
 
 /**
@@ -16,7 +17,8 @@ export const startScorer: ServiceStarter = async (ctx) => {
   const scoreWorker = ctx.queues.worker('score', (payload) => runScoreJob(ctx, models, payload), { concurrency: 4 });
   // A batch is CPU-bound (one block prediction) between two queries: two at a time overlap one's
   // database round trips with the other's prediction, more would only queue for the two cores.
-  const batchWorker = ctx.queues.worker('scoreBatch', (payload) => runScoreBatchJob(ctx, models, payload), {
+  const pool = candidatesFromPool(new ComparablePoolCache(ctx.database.db));
+  const batchWorker = ctx.queues.worker('scoreBatch', (payload) => runScoreBatchJob(ctx, models, payload, { candidates: pool }), {
     concurrency: 2,
     lockDuration: 5 * 60_000,
   });

@@ -14,6 +14,7 @@ import {
 import { findComparableCandidates } from '../shared/repositories/sold-results-repository.js';
 import type { ComparableCandidate } from '../valuation/comparables.js';
 import { scoreListings, type ListingScore, type ListingToScore } from '../valuation/score-listing.js';
+import type { ComparablePoolCache } from './comparable-pool.js';
 import type { ModelStore } from './model-store.js';
 import { soldResultToCandidate } from './sales-history.js';
 
@@ -39,6 +40,14 @@ export const candidatesFromDatabase: CandidateSource = async (ctx, listings) => 
   }
   return (listing) => byKey.get(candidateKey(listing)) ?? [];
 };
+
+/** The candidates from the process's in-memory pool of sales (batch rescoring: no query per listing). */
+export function candidatesFromPool(cache: ComparablePoolCache): CandidateSource {
+  return async () => {
+    const pool = await cache.get();
+    return (listing) => pool.candidatesFor(listing);
+  };
+}
 
 function candidateKey(l: Pick<ListingToScore, 'categoryId' | 'model' | 'modelFamily' | 'make'>): string {
   return JSON.stringify([l.categoryId, l.model, l.modelFamily, l.make]);

@@ -13,7 +13,10 @@ import { listings } from '../../db/schema/index.js';
 import { importSalesCommand } from '../../scripts/cli/import-sales-command.js';
 import { startScorer } from '../../services/scorer/index.js';
 import { ModelStore } from '../../services/scorer/model-store.js';
-import { AWAITING_MODEL_REASON, runScoreBatchJob } from '../../services/scorer/score-batch.js';
+import { ComparablePool, ComparablePoolCache } from '../../services/scorer/comparable-pool.js';
+import { AWAITING_MODEL_REASON, candidatesFromPool, runScoreBatchJob } from '../../services/scorer/score-batch.js';
+import { soldResultToCandidate } from '../../services/scorer/sales-history.js';
+import { findComparableCandidates, listComparablePool } from '../../services/shared/repositories/sold-results-repository.js';
 import { runScoreJob } from '../../services/scorer/score-job.js';
 import { trainAndStoreModel } from '../../services/scorer/train-model.js';
 import type { ServiceHandle } from '../../services/shared/service.js';
@@ -157,7 +160,8 @@ describe('scoring before the first model, and in batches', () => {
     await ctx.database.db.execute(sql`UPDATE listings SET deal_score = NULL, fair_value = NULL, value_low = NULL, value_high = NULL,
       valuation_confidence = NULL, comparables = NULL, model_version = NULL, scored_at = NULL, score_reason = NULL, valuation_as_of = NULL
       WHERE id = ANY(${`{${ids.join(',')}}`}::int[])`);
-    const outcome = await runScoreBatchJob(ctx, models, { listingIds: ids }, { now });
+    // the scorer's batch path: comparables from the in-memory pool, one block prediction, one write
+    const outcome = await runScoreBatchJob(ctx, models, { listingIds: ids }, { now, candidates: candidatesFromPool(new ComparablePoolCache(ctx.database.db)) });
     expect(outcome).toMatchObject({ scored: ids.length, missing: 0 });
     const batch = await scores(ids);
     expect(batch).toEqual(single);
@@ -167,5 +171,28 @@ describe('scoring before the first model, and in batches', () => {
     const comparables = single[0]!.comparables as Array<Record<string, unknown>>;
     expect(comparables.length).toBeGreaterThan(0);
     expect(comparables[0]).toHaveProperty('original_price');
+  });
+
+  it('the in-memory comparables pool picks exactly what the SQL picks', async () => {
+    const pool = new ComparablePool(await listComparablePool(ctx.database.db));
+    const targets = [
+      { categoryId: BACKHOE, model: '416D', modelFamily: '416', make: 'Caterpillar' },
+      { categoryId: BACKHOE, model: '416-d', modelFamily: null, make: null },
+      { categoryId: BACKHOE, model: null, modelFamily: '580', make: 'Case' },
+      { categoryId: BACKHOE, model: '310SG', modelFamily: '310', make: 'John Deere' },
+      { categoryId: BACKHOE, model: null, modelFamily: null, make: 'Caterpillar' },
+      { categoryId: BACKHOE, model: null, modelFamily: null, make: null },
+      { categoryId: 1, model: '320CL', modelFamily: '320', make: null },
+      { categoryId: 1, model: 'PC200', modelFamily: 'PC200', make: 'Komatsu' },
+      { categoryId: CRANES, model: 'RT890E', modelFamily: 'RT890', make: 'Grove' },
+      { categoryId: BACKHOE, model: 'ZX9000', modelFamily: 'ZX9000', make: 'Nobody' },
+    ];
+    let nonEmpty = 0;
+    for (const target of targets) {
+      const fromSql = (await findComparableCandidates(ctx.database.db, target)).map(soldResultToCandidate);
+      expect(pool.candidatesFor(target), JSON.stringify(target)).toEqual(fromSql);
+      if (fromSql.length > 0) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThanOrEqual(5);
   });
 });

@@ -107,3 +107,13 @@ export async function countSoldResultsByOrigin(db: DbOrTx): Promise<Record<strin
   const rows = (await db.execute(sql`SELECT origin, count(*)::int AS n FROM sold_results GROUP BY origin`)) as unknown as { origin: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.origin, Number(r.n)]));
 }
+
+/**
+ * Every sale comparables can be picked from (positive price, any currency, as
+ * findComparableCandidates reads them): loaded once by a batch rescore, which then looks
+ * candidates up in memory instead of one query per listing.
+ */
+export async function listComparablePool(db: DbOrTx): Promise<SoldResultRow[]> {
+  const rows = await db.execute(sql`${SELECT_SALES} WHERE s.price > 0`);
+  return (rows as unknown as Record<string, unknown>[]).map(toRow);
+}
