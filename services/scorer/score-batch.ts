@@ -12,7 +12,8 @@ import {
   type ListingForScoring,
 } from '../shared/repositories/listing-scores-repository.js';
 import { findComparableCandidates } from '../shared/repositories/sold-results-repository.js';
-import type { ComparableCandidate } from '../valuation/comparables.js';
+import { badgeScore } from '../alerts/alert-matching.js';
+import { comparableDistance, type ComparableCandidate, type ComparableTarget } from '../valuation/comparables.js';
 import { scoreListings, type ListingScore, type ListingToScore } from '../valuation/score-listing.js';
 import type { ComparablePoolCache } from './comparable-pool.js';
 import type { ModelStore } from './model-store.js';
@@ -22,7 +23,7 @@ import { soldResultToCandidate } from './sales-history.js';
 export const AWAITING_MODEL_REASON = 'Being valued: the first valuation model is still being trained';
 
 /** Where comparables come from: for a batch, a lookup prepared once for all its listings. */
-export type CandidateSource = (ctx: AppContext, listings: ListingToScore[]) => Promise<(listing: ListingToScore) => ComparableCandidate[]>;
+export type CandidateSource = (ctx: AppContext, listings: ListingToScore[], now: Date) => Promise<(listing: ListingToScore) => ComparableCandidate[]>;
 
 /** The candidates per listing straight from PostgreSQL, one query per distinct (type, model, family, make) in the batch. */
 export const candidatesFromDatabase: CandidateSource = async (ctx, listings) => {
@@ -43,10 +44,48 @@ export const candidatesFromDatabase: CandidateSource = async (ctx, listings) => 
 
 /** The candidates from the process's in-memory pool of sales (batch rescoring: no query per listing). */
 export function candidatesFromPool(cache: ComparablePoolCache): CandidateSource {
-  return async () => {
+  return async (_ctx, _listings, now) => {
     const pool = await cache.get();
-    return (listing) => pool.candidatesFor(listing);
+    return (listing) => closestCandidates(listing, pool.candidatesFor(listing), now);
   };
+}
+
+/** Comparables a deal page shows (selectComparables' limit in scoreListing), with a margin. */
+const KEEP_CLOSEST = 10;
+
+/**
+ * The candidates that can be among the closest `keep`, in their original order: every candidate
+ * whose (distance, newest first) key is no worse than the keep-th best, ties included. Ranking up to
+ * 400 candidates per listing (an object per candidate, then a sort) was two thirds of a batch's CPU;
+ * ranking this subset picks the same comparables, because selectComparables orders by the same
+ * distance (comparableDistance, the function it uses) then newest first, with a stable sort, and
+ * every pool candidate passes its model/family/make filter (the pool matched with the same
+ * normalisation). scoring-batch.test.ts checks the outcome equals scoring one at a time on all candidates.
+ */
+export function closestCandidates(target: ComparableTarget, candidates: ComparableCandidate[], now: Date, keep = KEEP_CLOSEST): ComparableCandidate[] {
+  const n = candidates.length;
+  if (n <= keep) return candidates;
+  const distance = new Float64Array(n);
+  for (let i = 0; i < n; i++) distance[i] = comparableDistance(target, candidates[i]!, now);
+  const time = (i: number) => candidates[i]!.soldAt.getTime();
+  /** a ranks before b (or level with it). */
+  const notWorse = (a: number, b: number) => distance[a]! < distance[b]! || (distance[a] === distance[b] && time(a) >= time(b));
+  // the best `keep` indices, worst last
+  const best: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (best.length === keep && notWorse(best[keep - 1]!, i)) continue;
+    let at = best.length === keep ? keep - 1 : best.length;
+    while (at > 0 && !notWorse(best[at - 1]!, i)) {
+      best[at] = best[at - 1]!;
+      at--;
+    }
+    best[at] = i;
+    if (best.length > keep) best.length = keep;
+  }
+  const worst = best[best.length - 1]!;
+  const out: ComparableCandidate[] = [];
+  for (let i = 0; i < n; i++) if (notWorse(i, worst)) out.push(candidates[i]!);
+  return out;
 }
 
 function candidateKey(l: Pick<ListingToScore, 'categoryId' | 'model' | 'modelFamily' | 'make'>): string {
@@ -59,7 +98,7 @@ export type BatchOutcome =
   | { skipped: 'no-model'; waiting: number[]; missing: number[] };
 
 /** The price the deal is scored on: USD, or the source's price when it is already in dollars. */
-function toScore(listing: ListingForScoring): ListingToScore {
+function toScore(listing: ListingForScoring): ListingForScoring {
   return { ...listing, priceUsd: listing.priceUsd ?? (listing.currency === 'USD' ? listing.price : null) };
 }
 
@@ -68,11 +107,26 @@ function live(listing: ListingToScore, now: Date): boolean {
   return listing.status === 'open' && (listing.auctionEndAt === null || listing.auctionEndAt.getTime() > now.getTime());
 }
 
+/**
+ * Whether a rescore can make the listing match an alert it did not match before: alerts ask for a
+ * minimum badge score, so only a first score or a higher badge can. (Price, place and words do not
+ * change in a rescore; the matcher never notifies a listing twice for one alert.)
+ */
+export function rescoreCanNewlyMatch(previous: number | null, next: number | null): boolean {
+  if (next === null) return false;
+  return previous === null || badgeScore(next) > badgeScore(previous);
+}
+
 export async function scoreAndWrite(
   ctx: AppContext,
   models: ModelStore,
   ids: number[],
-  opts: { now?: Date; candidates?: CandidateSource } = {},
+  opts: {
+    now?: Date;
+    candidates?: CandidateSource;
+    /** `rescore`: tell the matcher only of listings whose new score could match an alert anew (a rescore of everything). */
+    matchWhen?: 'always' | 'rescore';
+  } = {},
 ): Promise<BatchOutcome> {
   const now = opts.now ?? new Date();
   const { db } = ctx.database;
@@ -88,7 +142,7 @@ export async function scoreAndWrite(
     return { skipped: 'no-model', waiting, missing };
   }
   const listings = rows.map(toScore);
-  const candidatesFor = await (opts.candidates ?? candidatesFromDatabase)(ctx, listings);
+  const candidatesFor = await (opts.candidates ?? candidatesFromDatabase)(ctx, listings, now);
   const scores = scoreListings(listings, newest.model, candidatesFor, now);
   await writeListingScores(
     db,
@@ -109,7 +163,9 @@ export async function scoreAndWrite(
       };
     }),
   );
-  const toMatch = listings.flatMap((listing, i) => (live(listing, now) ? [{ listing, score: scores[i]! }] : []));
+  const toMatch = listings.flatMap((listing, i) =>
+    live(listing, now) && (opts.matchWhen !== 'rescore' || rescoreCanNewlyMatch(listing.dealScore, scores[i]!.dealScore)) ? [{ listing, score: scores[i]! }] : [],
+  );
   await ctx.queues.enqueueBulk(
     'match',
     toMatch.map(({ listing, score }) => ({
@@ -128,7 +184,7 @@ export async function runScoreBatchJob(
   payload: { listingIds: number[] },
   opts: { now?: Date; candidates?: CandidateSource } = {},
 ): Promise<{ scored: number; valued: number; missing: number } | { waiting: number; missing: number }> {
-  const outcome = await scoreAndWrite(ctx, models, payload.listingIds, opts);
+  const outcome = await scoreAndWrite(ctx, models, payload.listingIds, { ...opts, matchWhen: 'rescore' });
   if ('skipped' in outcome) return { waiting: outcome.waiting.length, missing: outcome.missing.length };
   const valued = outcome.scored.filter((s) => s.score.fairValue !== null).length;
   ctx.logger.debug({ first: payload.listingIds[0], scored: outcome.scored.length, valued }, 'batch scored');
