@@ -575,6 +575,8 @@ export function trainGbdt(
   valid?: { x: FeatureMatrix; y: Float64Array },
   /** Per-row weights (e.g. favouring recent sales); default 1. */
   weights?: Float64Array,
+  /** Per-row Huber deltas, overriding `huberDelta` (a noisier market's rows may pull harder); default none. */
+  deltas?: Float64Array,
 ): { model: GbdtModel; report: TrainReport } {
   const started = performance.now();
   const params: GbdtParams = { ...DEFAULT_GBDT_PARAMS, ...paramsIn };
@@ -612,6 +614,7 @@ export function trainGbdt(
   const pred = new Float64Array(n).fill(base);
   const grad = new Float64Array(n);
   if (weights && weights.length !== n) throw new Error('one weight per row');
+  if (deltas && deltas.length !== n) throw new Error('one Huber delta per row');
   const hess = weights ? Float64Array.from(weights) : new Float64Array(n).fill(1);
   const random = seededRandom(params.seed);
   const trees: Tree[] = [];
@@ -626,7 +629,8 @@ export function trainGbdt(
   for (let t = 0; t < params.trees; t++) {
     for (let i = 0; i < n; i++) {
       const r = pred[i]! - y[i]!;
-      grad[i] = (r > delta ? delta : r < -delta ? -delta : r) * hess[i]!;
+      const d = deltas ? deltas[i]! : delta;
+      grad[i] = (r > d ? d : r < -d ? -d : r) * hess[i]!;
     }
     const sampled: number[] = [];
     for (let i = 0; i < n; i++) if (params.subsample >= 1 || random() < params.subsample) sampled.push(i);
