@@ -557,10 +557,15 @@ export class GbdtModel {
   }
 }
 
-function mse(pred: Float64Array, y: Float64Array): number {
+function mse(pred: Float64Array, y: Float64Array, weights?: Float64Array): number {
   let s = 0;
-  for (let i = 0; i < y.length; i++) s += (pred[i]! - y[i]!) ** 2;
-  return y.length ? s / y.length : 0;
+  let n = 0;
+  for (let i = 0; i < y.length; i++) {
+    const w = weights ? weights[i]! : 1;
+    s += w * (pred[i]! - y[i]!) ** 2;
+    n += w;
+  }
+  return n ? s / n : 0;
 }
 
 /**
@@ -572,9 +577,12 @@ export function trainGbdt(
   train: FeatureMatrix,
   y: Float64Array,
   paramsIn: Partial<GbdtParams> = {},
-  valid?: { x: FeatureMatrix; y: Float64Array },
+  /** Early-stopping rows, optionally weighted (the stopping loss is their weighted mean squared error). */
+  valid?: { x: FeatureMatrix; y: Float64Array; weights?: Float64Array },
   /** Per-row weights (e.g. favouring recent sales); default 1. */
   weights?: Float64Array,
+  /** Per-row Huber deltas, overriding `huberDelta` (a noisier market's rows may pull harder); default none. */
+  deltas?: Float64Array,
 ): { model: GbdtModel; report: TrainReport } {
   const started = performance.now();
   const params: GbdtParams = { ...DEFAULT_GBDT_PARAMS, ...paramsIn };
@@ -612,6 +620,7 @@ export function trainGbdt(
   const pred = new Float64Array(n).fill(base);
   const grad = new Float64Array(n);
   if (weights && weights.length !== n) throw new Error('one weight per row');
+  if (deltas && deltas.length !== n) throw new Error('one Huber delta per row');
   const hess = weights ? Float64Array.from(weights) : new Float64Array(n).fill(1);
   const random = seededRandom(params.seed);
   const trees: Tree[] = [];
@@ -626,7 +635,8 @@ export function trainGbdt(
   for (let t = 0; t < params.trees; t++) {
     for (let i = 0; i < n; i++) {
       const r = pred[i]! - y[i]!;
-      grad[i] = (r > delta ? delta : r < -delta ? -delta : r) * hess[i]!;
+      const d = deltas ? deltas[i]! : delta;
+      grad[i] = (r > d ? d : r < -d ? -d : r) * hess[i]!;
     }
     const sampled: number[] = [];
     for (let i = 0; i < n; i++) if (params.subsample >= 1 || random() < params.subsample) sampled.push(i);
@@ -640,7 +650,7 @@ export function trainGbdt(
     report.trainLoss.push(mse(pred, y));
     if (valid && validPred) {
       for (let i = 0; i < valid.y.length; i++) validPred[i] = validPred[i]! + evalTreeAt(tree, sets, knownSets, valid.x.columns, i);
-      const loss = mse(validPred, valid.y);
+      const loss = mse(validPred, valid.y, valid.weights);
       report.validLoss.push(loss);
       if (loss < bestLoss - 1e-12) {
         bestLoss = loss;

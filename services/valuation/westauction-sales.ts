@@ -20,7 +20,7 @@ export const WESTAUCTION_SOURCE = 'westauction';
  * "Rake for 1-2 Ton Excavator", "Skid Steer Forks", "Transfer Switch", "Hand Truck").
  */
 const NOT_A_MACHINE =
-  /\b(for|fits|thumbs?|rakes?|rippers?|hoses?|augers?|brooms?|forks|accessor(y|ies)|kits?|hoists?|switch(es)?|cutters?|drills?|conditioners?|bits|attachments?|buckets?|grapples?|blades?|tires?|rims?|wheels?(?! loader)|parts?|manuals?|toys?|models? of|scale|seats?|mowers?|tillers?|trenchers?|breakers?|hammers?|couplers?|tooth|teeth|tracks? only|pallet jacks?|hand trucks?|dollys?|dollies|tool ?box(es)?|racks?|beds?|caps?|covers?|canopy|ramps?|hitch(es)?|jacks?|stands?|base|engines? only|batter(y|ies)|chargers?|cables?|cords?|winch(es)?|wench|motors?|pallets?|pallet trucks?|baskets?|cages?|frames?|hoods?|tailgates?|differentials?|landing gear|contents|stackers?|heaters?)\b/i;
+  /\b(for|fits|thumbs?|rakes?|rippers?|hoses?|augers?|brooms?|forks|accessor(y|ies)|kits?|hoists?|switch(es)?|cutters?|drills?|conditioners?|bits|attachments?|buckets?|grapples?|blades?|tires?|rims?|wheels?(?! loader)|parts?|manuals?|toys?|models? of|scale|seats?|mowers?|tillers?|trenchers?|breakers?|hammers?|couplers?|tooth|teeth|tracks? only|pallet jacks?|hand trucks?|dollys?|dollies|tool ?box(es)?|racks?|beds?|caps?|covers?|canopy|ramps?|hitch(es)?|jacks?|stands?|base|engines? only|batter(y|ies)|chargers?|cables?|cords?|winch(es)?|wench|motors?|pallets?|pallet trucks?|baskets?|cages?|frames?|hoods?|tailgates?|differentials?|landing gear|contents|stackers?|heaters?|fit|track sets?|trimmers?|carriages?|liftgates?|grabs?|lights?(?! ?towers?)|sweepers?|carts?|booms?(?! ?lifts?)|platforms?(?! ?lifts?)|tilt trucks?|poly box trucks?|truck (?:box(?:es)?|steps?|toppers?|bod(?:y|ies)|engines?)|front end(?! loaders?)|child|bikes?|bicycles?|and more)\b/i;
 
 /** Machines filed under Other that buyers of equipment price like machines, and the kind the model sees. */
 const OTHER_MACHINE_KINDS: [string, RegExp][] = [
@@ -28,7 +28,7 @@ const OTHER_MACHINE_KINDS: [string, RegExp][] = [
   ['aerial lift', /\b(scissor|boom|aerial|man|personnel|vertical|mast|articulating|straight boom|towable boom) ?lifts?\b|\bcherry ?pickers?\b|\bbucket trucks?\b/i],
   ['trailer', /\btrailers?\b/i],
   ['tractor', /\btractors?\b/i],
-  ['truck', /\btrucks?\b|\bpick ?ups?\b|\bbox vans?\b|\bcargo vans?\b|\bstep vans?\b|\bflatbeds?\b|\btractor ?trailer\b|\bsemi\b/i],
+  ['truck', /\btrucks?\b|\bpick ?ups?\b|\bbox vans?\b|\bcargo vans?\b|\bstep vans?\b|\bflatbeds?\b|\btractor ?trailer\b|\bsemi\b(?![- ](?:automatic|auto|flush|steer|gloss))/i],
 ];
 
 export type WestMachine = { categoryId: number; kind: string };

@@ -47,5 +47,13 @@ describe('West Auctions lots as sales history', async () => {
     expect(westMachine('Presto 2,200 Lb Capacity Electric Pallet Truck')).toBeNull();
     expect(westMachine('2017 Ford F350 Flatbed Dually')).toEqual({ categoryId: 11, kind: 'truck' });
     expect(westMachine('2024 AGT H12R Mini Excavator (Unused)')).toEqual({ categoryId: 1, kind: 'machine' });
+    // carts, truck parts and attachments sold as "trucks", "forklift …" or "… excavator" are not machines
+    expect(westMachine('Uline Tilt Truck')).toBeNull();
+    expect(westMachine('17’ Truck Box')).toBeNull();
+    expect(westMachine('Cascade Corp. Forklift Carriage')).toBeNull();
+    expect(westMachine('2025 Future Mini Excavator Rubber Track Set, Fit to 1-3 Ton Excavator (Unused)')).toBeNull();
+    expect(westMachine('Translate TP-201 Semi Automatic Strapping Machine')).toBeNull();
+    expect(westMachine('1969 White Freightliner COE 2564-T Semi Truck')).toEqual({ categoryId: 11, kind: 'truck' });
+    expect(westMachine('Genie Z-45/25 Boom Lift')).toEqual({ categoryId: 11, kind: 'aerial lift' });
   });
 });
