@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { startScorer } from '../../services/scorer/index.js';
@@ -55,6 +55,32 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 type Row = Record<string, unknown>;
 const one = async <T>(ctx: AppContext, query: ReturnType<typeof sql>): Promise<T> => ((await ctx.database.db.execute(query)) as unknown as T[])[0]!;
+
+/**
+ * CPU seconds used so far by a process tree (the embedded PostgreSQL: its server script, the
+ * postmaster and every backend, exited ones included through their parents' child times), from /proc.
+ */
+function treeCpuSeconds(rootPid: number): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      // after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
+      stats.set(Number(name), { ppid: Number(fields[1]), ticks: [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) });
+    } catch {
+      // the process ended while we read
+    }
+  }
+  let ticks = 0;
+  const inTree = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 20; p = stats.get(p)?.ppid ?? 0, hops++) if (p === rootPid) return true;
+    return false;
+  };
+  for (const [pid, s] of stats) if (inTree(pid)) ticks += s.ticks;
+  return ticks / 100; // USER_HZ
+}
 
 async function importSharedSales(ctx: AppContext): Promise<void> {
   const counts = await countSoldResultsByOrigin(ctx.database.db);
@@ -111,6 +137,7 @@ async function main(): Promise<void> {
     log(`rescoring ${total} listings with model version ${model.version} through score-batch jobs and the scorer`);
     const scorer = await startScorer(ctx);
     const cpu0 = process.cpuUsage();
+    const pgCpu0 = treeCpuSeconds(pg.child.pid!);
     const started = new Date();
     const t0 = performance.now();
     const queued = await enqueueRescoreAll(ctx, model.version);
@@ -125,6 +152,7 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const pgCpu = treeCpuSeconds(pg.child.pid!) - pgCpu0;
     await scorer.stop();
     const valued = await one<Row>(ctx, sql`SELECT count(*) FILTER (WHERE fair_value IS NOT NULL)::int AS valued, count(*) FILTER (WHERE deal_score IS NOT NULL)::int AS scored FROM listings`);
     const matchJobs = await ctx.queues.queue('match').count();
@@ -141,6 +169,9 @@ async function main(): Promise<void> {
       listings_per_second: Math.round(rate),
       enqueue_seconds: Number(enqueueSeconds.toFixed(2)),
       scorer_cpu_seconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)),
+      postgres_cpu_seconds: Number(pgCpu.toFixed(2)),
+      // what two free cores would allow: the scorer's JavaScript runs on one core, PostgreSQL beside it
+      cpu_bound_listings_per_second: Math.round(total / Math.max((cpu.user + cpu.system) / 1e6, ((cpu.user + cpu.system) / 1e6 + pgCpu) / 2)),
       minutes_per_million: Number((1e6 / rate / 60).toFixed(1)),
       valued_share: Number((Number(valued.valued) / total).toFixed(3)),
       scored_share: Number((Number(valued.scored) / total).toFixed(3)),
@@ -157,7 +188,8 @@ async function main(): Promise<void> {
       { figure: 'listings rescored (with database writes)', value: `${total} in ${result.rescore_seconds} s` },
       { figure: 'rescore throughput', value: `${result.listings_per_second} listings/s (1M in ${result.minutes_per_million} min)` },
       { figure: 'of which queueing the batches', value: `${result.enqueue_seconds} s` },
-      { figure: 'scorer process CPU', value: `${result.scorer_cpu_seconds} s` },
+      { figure: 'CPU: scorer process / PostgreSQL', value: `${result.scorer_cpu_seconds} s / ${result.postgres_cpu_seconds} s` },
+      { figure: 'throughput the CPU time allows on 2 free cores', value: `${result.cpu_bound_listings_per_second} listings/s` },
       { figure: 'valued / scored', value: `${(result.valued_share * 100).toFixed(1)}% / ${(result.scored_share * 100).toFixed(1)}%` },
       { figure: 'match jobs queued (live listings)', value: String(matchJobs) },
     ]);
