@@ -1,6 +1,7 @@
 import { entitlementsOf } from '../../services/billing/billing-service.js';
 import { activeAlertCountsByUser, notificationCountsSince } from '../../services/shared/repositories/alerts-repository.js';
 import type { CliCommand } from './command.js';
+import { textTable } from './table.js';
 
 /**
  * `npm run cli -- alerts`: active alerts by plan and frequency, and the last 24 hours'
@@ -40,11 +41,3 @@ export const alertsCommand: CliCommand = {
     );
   },
 };
-
-/** Columns padded to their widest cell; numbers right-aligned. */
-export function textTable(header: string[], rows: Array<Array<string | number>>): string[] {
-  if (rows.length === 0) return ['(none)'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells: Array<string | number>) => cells.map((c, i) => (typeof c === 'number' ? String(c).padStart(widths[i]!) : String(c).padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)];
-}

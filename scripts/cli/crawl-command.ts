@@ -9,8 +9,9 @@ import type { CrawlRun } from '../../db/schema/crawl.js';
 import { startDemoSite, type DemoSite } from '../demo-site/demo-server.js';
 import { createRegistry } from '../../services/crawler/adapters/index.js';
 import { requestCrawl, waitForRun } from '../../services/crawler/crawl-requests.js';
-import { startCrawlWorker, syncSourcesFromConfig } from '../../services/crawler/index.js';
+import { startCrawlWorker } from '../../services/crawler/index.js';
 import { listRunErrors } from '../../services/shared/repositories/crawl-errors-repository.js';
+import { findSourceByName } from '../../services/shared/repositories/sources-repository.js';
 import type { AppContext } from '../../services/shared/context.js';
 import { parseArgs, type CliCommand } from './command.js';
 
@@ -57,25 +58,31 @@ export const crawlCommand: CliCommand = {
     const once = flags.once === true;
     const dryRun = flags['dry-run'] === true;
 
+    // Without --once the running product's crawler does the work, with its own configuration
+    // (its demo site, its base URLs): this shell's settings do not matter and nothing here
+    // rewrites the sources it registered at its start.
+    if (!once) {
+      const source = await findSourceByName(baseCtx.database.db, name);
+      if (!source) {
+        process.stderr.write(`Source "${name}" is not registered yet: the crawler registers sources when it starts (\`npm start\`). Use --once to crawl it here.\n`);
+        return 1;
+      }
+      const run = await requestCrawl(baseCtx, name, { dryRun, limit });
+      process.stdout.write(
+        `Queued ${dryRun ? 'dry run' : 'crawl run'} #${run.id} of ${name}${source.enabled ? '' : ' (disabled for scheduled crawls; a manual run still goes)'}; a running crawler carries it out. \`npm run sources\` shows the result.\n`,
+      );
+      return 0;
+    }
+
     let site: DemoSite | undefined;
     let ctx: AppContext = baseCtx;
     if (name === 'demo' && !ctx.config.DEMO_SITE_URL) {
-      if (!once) {
-        process.stderr.write('The demo source needs the demo site: use --once (starts one here) or `npm run demo`.\n');
-        return 2;
-      }
       site = await startDemoSite({ sharedDir: ctx.config.SHARED_DIR, seed: ctx.config.DEMO_SITE_SEED, lots: ctx.config.DEMO_SITE_LOTS, speed: ctx.config.DEMO_SITE_SPEED });
       process.stdout.write(`Demo auction site started at ${site.url}\n`);
       ctx = { ...ctx, config: { ...ctx.config, DEMO_SITE_URL: site.url } };
     }
     try {
-      await syncSourcesFromConfig(ctx, registry);
-      if (!once) {
-        const run = await requestCrawl(ctx, name, { dryRun, limit });
-        process.stdout.write(`Queued crawl run #${run.id} of ${name}; a running crawler carries it out. \`npm run sources\` shows the result.\n`);
-        return 0;
-      }
-      const worker = await startCrawlWorker(ctx, { registry });
+      const worker = await startCrawlWorker(ctx, { registry, sourceSync: 'missing-only' });
       const bar = new cliProgress.SingleBar(
         { format: `${name} [{bar}] {value}/{total} steps | pages {pages} | new {lotsNew} updated {lotsUpdated} unchanged {lotsUnchanged} | errors {errors}`, hideCursor: true, noTTYOutput: false },
         cliProgress.Presets.shades_classic,
