@@ -13,7 +13,15 @@ import { startCrawlWorker } from '../../services/crawler/index.js';
 import { listRunErrors } from '../../services/shared/repositories/crawl-errors-repository.js';
 import { findSourceByName } from '../../services/shared/repositories/sources-repository.js';
 import type { AppContext } from '../../services/shared/context.js';
-import { parseArgs, type CliCommand } from './command.js';
+import { parseArgs, type CliCommand, type FlagSpec } from './command.js';
+import { requireSharedData } from './shared-data.js';
+
+const FLAGS: Record<string, FlagSpec> = {
+  source: { kind: 'value', help: 'the source to crawl (`npm run sources` lists them)' },
+  once: { kind: 'boolean', help: 'crawl it here, to the end, with progress and a summary (else: queued for the running crawler)' },
+  'dry-run': { kind: 'boolean', help: 'fetch and parse, count what would change, store nothing' },
+  limit: { kind: 'value', help: 'stop after this many lots' },
+};
 
 function seconds(run: CrawlRun): string {
   const end = run.finishedAt ?? new Date();
@@ -39,8 +47,9 @@ export const crawlCommand: CliCommand = {
   name: 'crawl',
   summary: 'Crawl one source now (--once: here, with progress and a summary)',
   usage: '--source <name> [--once] [--dry-run] [--limit <lots>]',
+  flags: FLAGS,
   async run(baseCtx, args) {
-    const { flags } = parseArgs(args);
+    const { flags } = parseArgs(args, FLAGS);
     const registry = createRegistry();
     const name = typeof flags.source === 'string' ? flags.source : undefined;
     if (!name || !registry.has(name)) {
@@ -77,6 +86,8 @@ export const crawlCommand: CliCommand = {
     let site: DemoSite | undefined;
     let ctx: AppContext = baseCtx;
     if (name === 'demo' && !ctx.config.DEMO_SITE_URL) {
+      // The demo site's catalog is built from the licensed sales records.
+      requireSharedData(ctx.config.SHARED_DIR, 'data/bulldozers', 'data/westauction_lots');
       site = await startDemoSite({ sharedDir: ctx.config.SHARED_DIR, seed: ctx.config.DEMO_SITE_SEED, lots: ctx.config.DEMO_SITE_LOTS, speed: ctx.config.DEMO_SITE_SPEED });
       process.stdout.write(`Demo auction site started at ${site.url}\n`);
       ctx = { ...ctx, config: { ...ctx.config, DEMO_SITE_URL: site.url } };

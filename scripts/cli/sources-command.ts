@@ -6,17 +6,20 @@
 import { listRecentRuns } from '../../services/shared/repositories/crawl-runs-repository.js';
 import { countSourceListings } from '../../services/shared/repositories/listing-store-repository.js';
 import { listSources } from '../../services/shared/repositories/sources-repository.js';
-import { parseArgs, type CliCommand } from './command.js';
+import { parseArgs, type CliCommand, type FlagSpec } from './command.js';
 import { textTable } from './table.js';
+
+const FLAGS: Record<string, FlagSpec> = { json: { kind: 'boolean', help: 'print JSON instead of a table' } };
 
 const when = (d: Date | null) => (d ? d.toISOString().replace('T', ' ').slice(0, 16) : '—');
 
 export const sourcesCommand: CliCommand = {
   name: 'sources',
-  summary: 'List sources with health (last run, outcome, lots, error rate, blocked since)',
+  summary: 'List sources with health: enabled, status and last problem, last run, outcome, lots, error rate (read-only)',
   usage: '[--json]',
+  flags: FLAGS,
   async run(ctx, args) {
-    const json = parseArgs(args).flags.json === true;
+    const json = parseArgs(args, FLAGS).flags.json === true;
     const header = ['source', 'enabled', 'status', 'last run', 'last outcome', 'lots', 'error rate', 'blocked since', 'problem'];
     const rows = [];
     const records = [];
