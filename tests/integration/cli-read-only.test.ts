@@ -1,7 +1,7 @@
 /**
  * Read-only commands beside a live product, as an operator runs them: the product (crawler,
  * scheduler and API in the launcher, a real child process on its own database) crawls the demo
- * site; `sources`, `queues`, `outbox` and `crawl --dry-run` run as separate CLI processes from a
+ * site; `sources`, `queues`, `outbox`, `alerts` and `crawl --dry-run` run as separate CLI processes from a
  * shell whose environment knows nothing of the demo source (the default CRAWL_SOURCES, no
  * DEMO_SITE_URL). Nothing they touch changes: the sources table (enabled flag, base URL, health),
  * the listings, and the queues' jobs beyond the one dry run asked for.
@@ -112,7 +112,7 @@ describe('read-only commands beside a live product', () => {
     const json = await runCli(['sources', '--json'], shellEnv());
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as Array<{ name: string; enabled: boolean }>).find((s) => s.name === 'demo')).toMatchObject({ enabled: true, status: 'ok' });
-    for (const args of [['queues'], ['outbox']]) {
+    for (const args of [['queues'], ['queues', '--failed', '--json'], ['outbox', '--json'], ['alerts']]) {
       const result = await runCli(args, shellEnv());
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
     }
