@@ -13,7 +13,7 @@ import { startCrawlWorker } from '../../services/crawler/index.js';
 import { listRunErrors } from '../../services/shared/repositories/crawl-errors-repository.js';
 import { findSourceByName } from '../../services/shared/repositories/sources-repository.js';
 import type { AppContext } from '../../services/shared/context.js';
-import { parseArgs, type CliCommand, type FlagSpec } from './command.js';
+import { CliUsageError, parseArgs, type CliCommand, type FlagSpec } from './command.js';
 import { requireSharedData } from './shared-data.js';
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -52,17 +52,11 @@ export const crawlCommand: CliCommand = {
     const { flags } = parseArgs(args, FLAGS);
     const registry = createRegistry();
     const name = typeof flags.source === 'string' ? flags.source : undefined;
-    if (!name || !registry.has(name)) {
-      process.stderr.write(`${name ? `Unknown source "${name}". ` : '--source is required. '}Sources: ${[...registry.keys()].join(', ')}\n`);
-      return 2;
-    }
+    if (!name || !registry.has(name)) throw new CliUsageError(`${name ? `Unknown source "${name}".` : '--source is required.'} Sources: ${[...registry.keys()].join(', ')}.`);
     let limit: number | null = null;
     if (flags.limit !== undefined) {
       limit = Number(flags.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) {
-        process.stderr.write('--limit must be a whole number of lots from 1 to 1000000\n');
-        return 2;
-      }
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) throw new CliUsageError('--limit must be a whole number of lots from 1 to 1000000.');
     }
     const once = flags.once === true;
     const dryRun = flags['dry-run'] === true;

@@ -5,6 +5,8 @@
  * clear message (not a stack trace) when the shared data folder is missing.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alertsCommand } from '../../scripts/cli/alerts-command.js';
@@ -127,7 +129,7 @@ describe('the CLI process', () => {
   }, 60_000);
 
   it('says the shared data is missing instead of a stack trace', async () => {
-    const result = await cli(['crawl', '--source', 'demo', '--once'], { DATABASE_URL: ctx.config.DATABASE_URL!, SHARED_DIR: '/nonexistent/shared', DATA_DIR: path.join(repoRoot, '.data-test-cli') });
+    const result = await cli(['crawl', '--source', 'demo', '--once'], { DATABASE_URL: ctx.config.DATABASE_URL!, SHARED_DIR: '/nonexistent/shared', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'deal-radar-cli-')) });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('The shared data this command reads is missing: /nonexistent/shared/');
     expect(result.stderr).toContain('set SHARED_DIR');
