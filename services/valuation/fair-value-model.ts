@@ -293,6 +293,8 @@ export type TrainOptions = {
    * a capped pull needs hundreds of trees to move such lots off Fast Iron's price level.
    */
   onlineHuberDelta?: number;
+  /** Each tail an online source's range leaves out of its held-out errors (default ONLINE_RANGE_TAIL). */
+  onlineRangeTail?: number;
   /** Training sales whose hammer price is below this are left out of training (default MIN_MARKET_PRICE). */
   minTrainingPrice?: number;
   /** Told what training is doing, for a progress line (not serialisable: the thread passes its own). */
@@ -311,6 +313,7 @@ export const MIN_MARKET_PRICE = 0;
  * against Fast Iron's 0.3 (docs/valuation.md).
  */
 export const ONLINE_HUBER_DELTA = Infinity;
+export const ONLINE_RANGE_TAIL = 0.05;
 /** Three boosted models averaged: 0.001–0.003 RMSLE over one, within a minute or two of CPU. */
 const DEFAULT_MEMBERS = 3;
 /**
@@ -516,7 +519,16 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     if (!list) residualsBySource.set(key, (list = []));
     list.push(all[i]!);
   });
-  const rangesBySource = Object.fromEntries([...residualsBySource].filter(([, v]) => v.length >= MIN_SOURCE_HOLDOUT).map(([k, v]) => [k, quantiles(shifted(v))]));
+  // an online source's range spans its held-out errors' 5–95% (ONLINE_RANGE_TAIL): on the two West
+  // folds of the training period a 10–90% range held only 34–47% of the next quarter's lots, as an
+  // online auction's later lots differ from its latest ones more than its latest from its earlier
+  const onlineTail = opts.onlineRangeTail ?? ONLINE_RANGE_TAIL;
+  const sourceQuantiles = (source: string, values: number[]): RangeQuantiles => {
+    if (source === 'fastiron') return quantiles(shifted(values));
+    const sorted = shifted(values).sort((a, b) => a - b);
+    return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length };
+  };
+  const rangesBySource = Object.fromEntries([...residualsBySource].filter(([, v]) => v.length >= MIN_SOURCE_HOLDOUT).map(([k, v]) => [k, sourceQuantiles(k, v)]));
   const typeSales: Record<string, number> = {};
   for (const s of usable) typeSales[String(s.categoryId)] = (typeSales[String(s.categoryId)] ?? 0) + 1;
 

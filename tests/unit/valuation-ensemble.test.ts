@@ -137,4 +137,22 @@ describe('fair-value ensemble', () => {
     const restored = FairValueModel.fromJSON(JSON.parse(JSON.stringify(five.toJSON())));
     expect(restored.valueAll(probe)).toEqual(five.valueAll(probe));
   });
+
+  it("gives an online source its own, wider range: its held-out errors' 5–95% by default", () => {
+    // the same history sold again at an online auction, with hammer prices scattered ±2× around it
+    const scatter = seededRandom(5);
+    const online = sales.map((s) => ({ ...s, attributes: { ...s.attributes, source: 'westauction' }, price: Math.round(s.price * Math.exp((scatter() - 0.5) * 1.4)) }));
+    const width = (tail: number) => {
+      const { model: m } = trainFairValueModel([...sales, ...online], { params, members: 1, onlineRangeTail: tail, holdoutOnly: true });
+      const r = m.data.ranges.bySource!.westauction!;
+      return r.high - r.low;
+    };
+    const narrow = width(0.1);
+    const wide = width(0.05);
+    expect(wide).toBeGreaterThan(narrow);
+    const { model: m } = trainFairValueModel([...sales, ...online], { params, members: 1, holdoutOnly: true });
+    expect(m.data.ranges.bySource!.westauction!.high - m.data.ranges.bySource!.westauction!.low).toBeCloseTo(wide, 12);
+    // Fast Iron's rows keep the 10–90% of theirs
+    expect(m.data.ranges.bySource!.fastiron!.high - m.data.ranges.bySource!.fastiron!.low).toBeLessThan(narrow);
+  });
 });
