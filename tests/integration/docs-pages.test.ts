@@ -31,8 +31,10 @@ describe('GET /docs/{page}.md', () => {
     }
   });
 
-  it('is read-only', async () => {
+  it('is read-only: another method answers 405 with Allow', async () => {
     const res = await app.inject({ method: 'POST', url: '/docs/deal-score.md', payload: {} });
-    expect(res.statusCode).toBe(404);
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toMatch(/GET/);
+    expect(res.headers.allow).not.toMatch(/POST/);
   });
 });
