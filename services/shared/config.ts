@@ -3,7 +3,9 @@
  * with every bad variable named. Everything else reads the typed `Config` object.
  * Every variable here is documented in `.env.example`.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import dotenv from 'dotenv';
 import { z } from 'zod';
 
 export const SERVICE_NAMES = ['api', 'crawler', 'scorer', 'matcher', 'notifier', 'scheduler'] as const;
@@ -229,10 +231,39 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   return result.data;
 }
 
+/**
+ * The variables of a `.env` file (default: the working directory's), or none when there is no
+ * such file. Only read here; a malformed line is skipped as dotenv does.
+ */
+export function readEnvFile(file = path.resolve('.env')): Record<string, string> {
+  try {
+    return dotenv.parse(readFileSync(file));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw err;
+  }
+}
+
+export type EnvironmentLayers = {
+  /** Defaults of one entry point (the demo's quieter log level), under everything else. */
+  defaults?: Record<string, string>;
+  /** Values an entry point insists on (the demo's source), over everything else. */
+  overrides?: Record<string, string>;
+  /** The `.env` file's variables (default: read from the working directory). */
+  file?: Record<string, string>;
+  /** The process environment (default: `process.env`). */
+  env?: Record<string, string | undefined>;
+};
+
+/** The environment a process runs with: defaults < `.env` < the real environment < overrides. */
+export function layeredEnvironment(layers: EnvironmentLayers = {}): Record<string, string | undefined> {
+  return { ...layers.defaults, ...(layers.file ?? readEnvFile()), ...(layers.env ?? process.env), ...layers.overrides };
+}
+
 let cached: Config | undefined;
 
-/** The process's configuration, parsed once. */
-export function loadConfig(): Config {
-  cached ??= parseConfig();
+/** The process's configuration, parsed once: its environment over the `.env` file. */
+export function loadConfig(layers: Pick<EnvironmentLayers, 'defaults' | 'overrides'> = {}): Config {
+  cached ??= parseConfig(layeredEnvironment(layers));
   return cached;
 }
