@@ -5,7 +5,9 @@
  */
 import { loadConfig, ConfigError, type Config } from './shared/config.js';
 import { closeContext, createContext, type AppContext } from './shared/context.js';
+import { startHealthServer, type HealthServer } from './shared/health-server.js';
 import { createLogger } from './shared/logger.js';
+import { registerContextMetrics } from './shared/metrics.js';
 import type { ServiceHandle, ServiceStarter } from './shared/service.js';
 
 /**
@@ -41,6 +43,7 @@ export async function runServices(
 
   const handles: ServiceHandle[] = [];
   let ctx: AppContext | undefined;
+  let healthServer: HealthServer | undefined;
   let firstSignalAt: number | undefined;
   let stopping: Promise<void> | undefined;
   const shutdown = (signal: string, code = 0): Promise<void> => {
@@ -62,6 +65,7 @@ export async function runServices(
       for (const handle of [...handles].reverse()) {
         await handle.stop().catch((err: unknown) => logger.error({ err, service: handle.name }, 'stop failed'));
       }
+      await healthServer?.close();
       if (ctx) await closeContext(ctx).catch((err: unknown) => logger.error({ err }, 'closing resources failed'));
       logger.info('stopped');
       process.exit(code);
@@ -75,6 +79,7 @@ export async function runServices(
 
   try {
     ctx = await createContext(config, logger);
+    registerContextMetrics(ctx);
   } catch (err) {
     if (stopping) return;
     logger.fatal({ err }, 'start-up failed');
@@ -86,6 +91,12 @@ export async function runServices(
       if (stopping) return;
       handles.push(await start(ctx));
       logger.info({ service: name }, 'service started');
+    }
+    // The API serves /api/health/ and /metrics itself; a process without it (a worker's own
+    // entry point, a container) serves them on its own small endpoint.
+    if (!('api' in selected) && !stopping) {
+      healthServer = await startHealthServer(ctx, Object.keys(selected));
+      logger.info({ url: healthServer.url }, 'health and metrics endpoint listening');
     }
     if (!stopping) await opts.onStarted?.(ctx);
   } catch (err) {

@@ -54,6 +54,11 @@ const envSchema = z
       .pipe(z.array(z.enum(SERVICE_NAMES)))
       .default([...SERVICE_NAMES]),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
+    /** A process running no API (a worker's own entry point) serves /health and /metrics here; 0 = any free port (logged). */
+    HEALTH_HOST: z.string().default('127.0.0.1'),
+    HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /** Bearer token for /metrics; unset: /metrics answers loopback clients only. */
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
 
     JWT_SECRET: optionalString,
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(15 * 60),

@@ -23,10 +23,12 @@ export async function createContext(
   logger: Logger,
   opts: { migrate?: boolean; /** Operator commands join the product's running embedded database. */ reuseRunning?: boolean } = {},
 ): Promise<AppContext> {
-  mkdirSync(config.DATA_DIR, { recursive: true });
   let embedded: EmbeddedPostgres | undefined;
   let url = config.DATABASE_URL ?? (opts.reuseRunning ? findRunningEmbeddedPostgres(config.DATA_DIR) : undefined);
   if (!url) {
+    // Only the embedded database needs a local folder: with DATABASE_URL nothing is created,
+    // so a read-only image runs as any user.
+    mkdirSync(config.DATA_DIR, { recursive: true });
     logger.info({ dataDir: config.DATA_DIR }, 'starting embedded PostgreSQL');
     embedded = await startEmbeddedPostgres({
       dataDir: config.DATA_DIR,

@@ -6,6 +6,7 @@ import { auctionsRoutes } from './auctions.js';
 import { authRoutes } from './auth.js';
 import { eventRoutes } from './events.js';
 import { healthRoutes } from './health.js';
+import { metricsRoutes } from './metrics.js';
 import { subscriptionRoutes } from './subscriptions.js';
 
-export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes, authRoutes, subscriptionRoutes, alertRoutes, eventRoutes];
+export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes, authRoutes, subscriptionRoutes, alertRoutes, eventRoutes, metricsRoutes];
