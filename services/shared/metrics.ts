@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import client from 'prom-client';
 import type { AppContext } from './context.js';
 import { QUEUE_NAMES } from './queues.js';
-import { recentCrawlOutcomes, recentMessageCounts, sourceStatuses } from './repositories/metrics-repository.js';
+import { recentCrawlOutcomes, recentMessageCounts, sourceStatuses } from './repositories/operations-repository.js';
 
 export const metricsRegistry = new client.Registry();
 client.collectDefaultMetrics({ register: metricsRegistry, prefix: 'dealradar_' });

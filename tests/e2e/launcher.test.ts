@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startDemoSite, type DemoSite } from '../../scripts/demo-site/demo-server.js';
 import { freePort } from '../../services/shared/database/embedded-postgres.js';
 
 type Run = { proc: ChildProcess; output: () => string; dataDir: string; port: number; pgPort: number; signalledAt?: number };
@@ -40,6 +41,9 @@ async function launch(command: string[], opts: { dataDir?: string; port?: number
       DATABASE_URL: '',
       REDIS_URL: '',
       VALUATION_BOOTSTRAP: 'false',
+      // Nothing beyond 127.0.0.1: no source unless a test enables its local one.
+      CRAWL_ALLOW_ONLY_LOOPBACK: 'true',
+      CRAWL_SOURCES: '',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -135,7 +139,10 @@ async function expectStoppedCleanly(run: Run, code: number | null): Promise<void
   await expectDatabaseDown(run);
 }
 
+let site: DemoSite | undefined;
+
 afterAll(async () => {
+  await site?.close();
   for (const run of running) {
     try {
       process.kill(-run.proc.pid!, 'SIGKILL');
@@ -148,10 +155,29 @@ afterAll(async () => {
 const npmSilent = ['npm', '--silent', '--loglevel=error'];
 
 describe('launcher on the embedded default', () => {
-  it('Ctrl-C under `npm start` drains the services, then stops the embedded PostgreSQL: exit 0, no error lines, nothing left', async () => {
-    const run = await launch([...npmSilent, 'start']);
+  it('`npm start` prints its banner and crawls its source at first start; Ctrl-C drains, then stops the embedded PostgreSQL: exit 0, no error lines, nothing left', async () => {
+    site = await startDemoSite({ port: 0, sharedDir: path.resolve('../shared'), lots: 30, seed: 7 });
+    const run = await launch([...npmSilent, 'start'], { env: { CRAWL_SOURCES: 'demo', DEMO_SITE_URL: site.url } });
     const health = await (await fetch(`http://127.0.0.1:${run.port}/api/health/`)).json();
     expect(health).toMatchObject({ status: 'ok', database: 'ok', queue: 'ok', version: '1.0.0' });
+
+    for (let i = 0; i < 100 && !run.output().includes('Stop with Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(run.output()).toContain(`Deal Radar is running: http://localhost:${run.port}`);
+    expect(run.output()).toContain('Source demo: first crawl now, then on schedule "0 * * * *"');
+    expect(run.output()).toContain('npm run demo');
+
+    // The first crawl runs now, not at the top of the hour: listings arrive.
+    let total = 0;
+    for (let i = 0; i < 120 && total === 0; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      const page = await fetch(`http://127.0.0.1:${run.port}/api/auctions/list/`).then(
+        (r) => r.json() as Promise<{ data?: { pagination?: { total_count?: number } } }>,
+        () => ({}) as { data?: { pagination?: { total_count?: number } } },
+      );
+      total = page.data?.pagination?.total_count ?? 0;
+    }
+    expect(total, run.output().slice(-3000)).toBeGreaterThan(0);
+
     const code = await stop(run, 'SIGINT', 'group');
     await expectStoppedCleanly(run, code);
     expect(run.output()).toContain('"msg":"stopped"');
