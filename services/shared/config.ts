@@ -37,6 +37,8 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `auto`: readable lines on a terminal, JSON otherwise; `json` or `pretty` to choose. */
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     DATA_DIR: z.string().default('.data'),
