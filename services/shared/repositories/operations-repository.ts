@@ -63,3 +63,12 @@ export async function enabledSourceNames(sql: Sql): Promise<string[]> {
   const rows = await sql<{ name: string }[]>`SELECT name FROM sources WHERE enabled ORDER BY name`;
   return rows.map((r) => r.name);
 }
+
+/** Client connections to this database other than this process's pool (application_name `deal-radar`). */
+export async function otherClientConnections(sql: Sql): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND backend_type = 'client backend'
+      AND pid <> pg_backend_pid() AND application_name IS DISTINCT FROM 'deal-radar'`;
+  return row?.n ?? 0;
+}
