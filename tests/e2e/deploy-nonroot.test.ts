@@ -5,7 +5,7 @@
  * API on /api/health/, each worker on its own /health endpoint. Then SIGTERM stops each with 0.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,8 @@ afterAll(async () => {
   for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGKILL');
   await redis?.stop();
   await database?.drop();
+  // The tests run as root, which removes the read-only copy regardless of its modes.
+  if (tree) rmSync(tree, { recursive: true, force: true });
 });
 
 describe('each entry point as an unprivileged user in a read-only tree', () => {

@@ -5,7 +5,7 @@
  * no process left behind, the embedded PostgreSQL down), and keeps its data across restarts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -15,10 +15,12 @@ import { freePort } from '../../services/shared/database/embedded-postgres.js';
 
 type Run = { proc: ChildProcess; output: () => string; dataDir: string; port: number; pgPort: number; signalledAt?: number };
 const running = new Set<Run>();
+const dataDirs: string[] = [];
 
 function newDataDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'deal-radar-launch-'));
   chmodSync(dir, 0o755); // the embedded server runs as the OS user postgres under root
+  dataDirs.push(dir);
   return dir;
 }
 
@@ -150,6 +152,8 @@ afterAll(async () => {
       // already gone
     }
   }
+  // Left in place when a run is still up (it was killed above; its server may take a moment).
+  if (running.size === 0) for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 const npmSilent = ['npm', '--silent', '--loglevel=error'];
