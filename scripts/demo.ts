@@ -1,39 +1,88 @@
 /**
- * `npm run demo`: the product with the demo auction site as its one source, offline. Starts the
- * demo site, then the launcher (services/main.ts) with the demo source enabled, a crawl at
- * start and frequent schedules, so a new user sees lots arrive, get scored and alert within
- * minutes. Ctrl-C stops both.
+ * `npm run demo`: the product with the demo auction site as its one source, offline. Runs the
+ * demo site and every service in this one process (so one Ctrl-C stops all, in order: the API
+ * and workers drain, the database stops, the site closes last), with the demo source enabled,
+ * a crawl at start and frequent schedules, so a new user sees lots arrive, get scored and alert
+ * within minutes. Creates a demo account and prints its login.
  */
-import { spawn } from 'node:child_process';
-import { loadConfig } from '../services/shared/config.js';
+import { selectServices } from '../services/all-services.js';
+import { accountsFor } from '../services/accounts/accounts-service.js';
+import { runServices } from '../services/runner.js';
+import { ConfigError, layeredEnvironment, parseConfig, type Config } from '../services/shared/config.js';
+import type { AppContext } from '../services/shared/context.js';
+import { freePort } from '../services/shared/database/embedded-postgres.js';
+import { findUserByEmail } from '../services/shared/repositories/users-repository.js';
+import type { ServiceStarter } from '../services/shared/service.js';
 import { startDemoSite } from './demo-site/demo-server.js';
 
-const config = loadConfig();
-const site = await startDemoSite({ port: config.DEMO_SITE_PORT, sharedDir: config.SHARED_DIR, seed: config.DEMO_SITE_SEED, speed: config.DEMO_SITE_SPEED, lots: config.DEMO_SITE_LOTS });
-process.stdout.write(
-  [
-    '',
-    `  Demo auction site:  ${site.url}/auctions   (seed ${config.DEMO_SITE_SEED}, clock ×${config.DEMO_SITE_SPEED}, ${config.DEMO_SITE_LOTS} lots)`,
-    `  Publish a lot now:  curl -X POST ${site.url}/_control/publish -H 'content-type: application/json' -d '{"price": 15000}'`,
-    `  Deal Radar:         ${config.APP_URL}   (crawls the demo site now, then every 3 minutes)`,
-    '',
-    '',
-  ].join('\n'),
+/** A local demo's login, printed on every start; nothing here is reachable beyond this machine. */
+export const DEMO_LOGIN = { email: 'demo@dealradar.local', password: 'iron-ridge-demo-2026' };
+
+// The demo's own defaults sit under `.env` and the environment (LOG_LEVEL=info brings the
+// detail back); its source and schedules sit over them.
+const DEMO_DEFAULTS = { LOG_LEVEL: 'warn' };
+const demoOverrides = (siteUrl: string) => ({
+  CRAWL_SOURCES: 'demo',
+  DEMO_SITE_URL: siteUrl,
+  CRAWL_ON_START: 'true',
+  CRAWL_SCHEDULE: '*/3 * * * *',
+  CRAWL_ENDING_SOON_SCHEDULE: '* * * * *',
+});
+
+function configOrExit(overrides: Record<string, string> = {}): Config {
+  try {
+    return parseConfig(layeredEnvironment({ defaults: DEMO_DEFAULTS, overrides }));
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\nSee .env.example for every variable.\n`);
+    process.exit(1);
+  }
+}
+
+/** Registers the demo account once; later starts find it and print the same login. */
+async function ensureDemoAccount(ctx: AppContext): Promise<void> {
+  if (await findUserByEmail(ctx.database.db, DEMO_LOGIN.email)) return;
+  await accountsFor(ctx).register({
+    email: DEMO_LOGIN.email,
+    password1: DEMO_LOGIN.password,
+    password2: DEMO_LOGIN.password,
+    first_name: 'Demo',
+    last_name: 'Buyer',
+    terms_accepted: true,
+  });
+}
+
+const base = configOrExit();
+// The crawler needs the site's address in its configuration, so the site's port is fixed first.
+const sitePort = base.DEMO_SITE_PORT || (await freePort());
+const siteUrl = `http://127.0.0.1:${sitePort}`;
+const config = configOrExit(demoOverrides(siteUrl));
+
+// The site is a service like the others: started first, stopped last, after the crawler.
+const demoSite: ServiceStarter = async () => {
+  const site = await startDemoSite({ port: sitePort, host: '127.0.0.1', sharedDir: config.SHARED_DIR, seed: config.DEMO_SITE_SEED, speed: config.DEMO_SITE_SPEED, lots: config.DEMO_SITE_LOTS });
+  return { name: 'demo-site', stop: () => site.close() };
+};
+
+await runServices(
+  { 'demo-site': demoSite, ...selectServices(config.SERVICES) },
+  {
+    config,
+    onStarted: async (ctx) => {
+      await ensureDemoAccount(ctx);
+      process.stdout.write(
+        [
+          '',
+          `  Deal Radar:         ${config.APP_URL}   (crawls the demo site now, then every 3 minutes)`,
+          `  Sign in with:       ${DEMO_LOGIN.email}  /  ${DEMO_LOGIN.password}`,
+          `  Demo auction site:  ${siteUrl}/auctions   (seed ${config.DEMO_SITE_SEED}, clock ×${config.DEMO_SITE_SPEED}, ${config.DEMO_SITE_LOTS} lots)`,
+          `  Publish a lot now:  curl -X POST ${siteUrl}/_control/publish -H 'content-type: application/json' -d '{"price": 15000}'`,
+          '  Stop with Ctrl-C.',
+          '',
+          '',
+        ].join('\n'),
+      );
+    },
+  },
 );
 
-const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
-  stdio: 'inherit',
-  // The launcher reads its configuration from its environment; the demo adds its own on top.
-  env: {
-    ...process.env,
-    CRAWL_SOURCES: 'demo',
-    DEMO_SITE_URL: site.url,
-    CRAWL_ON_START: 'true',
-    CRAWL_SCHEDULE: '*/3 * * * *',
-    CRAWL_ENDING_SOON_SCHEDULE: '* * * * *',
-  },
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => {
-  void site.close().then(() => process.exit(code ?? 0));
-});

@@ -35,6 +35,8 @@ export async function buildApp(ctx: AppContext, opts: { webDist?: string } = {})
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: false },
+    // Fastify logs each request twice (received, completed); one line when it is answered is enough.
+    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -63,6 +65,10 @@ export async function buildApp(ctx: AppContext, opts: { webDist?: string } = {})
   );
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(securityHeaders);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
   await app.register(cors, { origin: config.CORS_ORIGINS, credentials: false });

@@ -12,6 +12,7 @@ import { enqueueCrawlStarts } from './crawl-schedules.js';
 import { BrowserFetcher } from './fetchers/browser-fetcher.js';
 import { httpFetch, userAgent } from './fetchers/http-fetcher.js';
 import { RobotsGate } from './politeness/robots.js';
+import { sourcesNeverCrawled } from '../shared/repositories/operations-repository.js';
 import { registerMissingSources, syncSources } from '../shared/repositories/sources-repository.js';
 
 /**
@@ -86,6 +87,13 @@ export const startCrawler: ServiceStarter = async (ctx) => {
   if (ctx.config.CRAWL_ON_START) {
     // One crawl now rather than at the next tick (the demo); the minute slot dedupes replicas.
     await enqueueCrawlStarts(ctx, 'scheduled', `startup-${new Date().toISOString().slice(0, 16).replace(/[-T:]/g, '')}`);
+  } else {
+    // First run: a source never crawled is crawled now, not at the next tick (up to an hour away),
+    // so a new installation shows listings at once. Replicas share the job id.
+    const registry = createRegistry();
+    const fresh = (await sourcesNeverCrawled(ctx.database.sql)).filter((name) => registry.has(name));
+    await ctx.queues.enqueueBulk('crawl', fresh.map((source) => ({ source, label: 'start' as const, reason: 'scheduled' as const, slot: 'first-run' })));
+    if (fresh.length > 0) ctx.logger.info({ sources: fresh }, 'first crawl of sources never crawled');
   }
   ctx.logger.info({ service: 'crawler', queue: QUEUES.crawl.name, concurrency: ctx.config.CRAWL_CONCURRENCY }, 'crawl worker running');
   return { name: 'crawler', stop: () => running.stop() };

@@ -3,7 +3,9 @@
  * with every bad variable named. Everything else reads the typed `Config` object.
  * Every variable here is documented in `.env.example`.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import dotenv from 'dotenv';
 import { z } from 'zod';
 
 export const SERVICE_NAMES = ['api', 'crawler', 'scorer', 'matcher', 'notifier', 'scheduler'] as const;
@@ -35,6 +37,8 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `auto`: readable lines on a terminal, JSON otherwise; `json` or `pretty` to choose. */
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     DATA_DIR: z.string().default('.data'),
@@ -52,6 +56,11 @@ const envSchema = z
       .pipe(z.array(z.enum(SERVICE_NAMES)))
       .default([...SERVICE_NAMES]),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
+    /** A process running no API (a worker's own entry point) serves /health and /metrics here; 0 = any free port (logged). */
+    HEALTH_HOST: z.string().default('127.0.0.1'),
+    HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /** Bearer token for /metrics; unset: /metrics answers loopback clients only. */
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
 
     JWT_SECRET: optionalString,
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(15 * 60),
@@ -229,10 +238,39 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   return result.data;
 }
 
+/**
+ * The variables of a `.env` file (default: the working directory's), or none when there is no
+ * such file. Only read here; a malformed line is skipped as dotenv does.
+ */
+export function readEnvFile(file = path.resolve('.env')): Record<string, string> {
+  try {
+    return dotenv.parse(readFileSync(file));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw err;
+  }
+}
+
+export type EnvironmentLayers = {
+  /** Defaults of one entry point (the demo's quieter log level), under everything else. */
+  defaults?: Record<string, string>;
+  /** Values an entry point insists on (the demo's source), over everything else. */
+  overrides?: Record<string, string>;
+  /** The `.env` file's variables (default: read from the working directory). */
+  file?: Record<string, string>;
+  /** The process environment (default: `process.env`). */
+  env?: Record<string, string | undefined>;
+};
+
+/** The environment a process runs with: defaults < `.env` < the real environment < overrides. */
+export function layeredEnvironment(layers: EnvironmentLayers = {}): Record<string, string | undefined> {
+  return { ...layers.defaults, ...(layers.file ?? readEnvFile()), ...(layers.env ?? process.env), ...layers.overrides };
+}
+
 let cached: Config | undefined;
 
-/** The process's configuration, parsed once. */
-export function loadConfig(): Config {
-  cached ??= parseConfig();
+/** The process's configuration, parsed once: its environment over the `.env` file. */
+export function loadConfig(layers: Pick<EnvironmentLayers, 'defaults' | 'overrides'> = {}): Config {
+  cached ??= parseConfig(layeredEnvironment(layers));
   return cached;
 }

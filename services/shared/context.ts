@@ -8,6 +8,7 @@ import { connectDatabase, runMigrations, type Database } from './database/db.js'
 import { findRunningEmbeddedPostgres, startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
 import type { Logger } from './logger.js';
 import { QueueRuntime } from './queues.js';
+import { otherClientConnections } from './repositories/operations-repository.js';
 
 export type AppContext = {
   config: Config;
@@ -23,10 +24,12 @@ export async function createContext(
   logger: Logger,
   opts: { migrate?: boolean; /** Operator commands join the product's running embedded database. */ reuseRunning?: boolean } = {},
 ): Promise<AppContext> {
-  mkdirSync(config.DATA_DIR, { recursive: true });
   let embedded: EmbeddedPostgres | undefined;
   let url = config.DATABASE_URL ?? (opts.reuseRunning ? findRunningEmbeddedPostgres(config.DATA_DIR) : undefined);
   if (!url) {
+    // Only the embedded database needs a local folder: with DATABASE_URL nothing is created,
+    // so a read-only image runs as any user.
+    mkdirSync(config.DATA_DIR, { recursive: true });
     logger.info({ dataDir: config.DATA_DIR }, 'starting embedded PostgreSQL');
     embedded = await startEmbeddedPostgres({
       dataDir: config.DATA_DIR,
@@ -53,6 +56,18 @@ export async function createContext(
 /** Closes in dependency order: queues (workers finish or release jobs), pool, then the database. */
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.queues.close();
+  // The queue backend's pg clients may still be ending when close() resolves; stopping the
+  // embedded server under them would end each with "terminating connection" errors. Wait (a
+  // little) until only this pool is connected.
+  if (ctx.embedded) await waitForOtherClients(ctx, 5000).catch(() => {});
   await ctx.database.close();
   await ctx.embedded?.stop();
+}
+
+async function waitForOtherClients(ctx: AppContext, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await otherClientConnections(ctx.database.sql)) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -1,11 +1,16 @@
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import type { Config } from './config.js';
 
 export type { Logger };
 
-/** Structured JSON logs (pino). Secrets and tokens are redacted wherever they appear. */
-export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, name = 'deal-radar'): Logger {
-  return pino({
+/**
+ * Structured logs (pino): human-readable lines on a terminal (pino-pretty), JSON otherwise (a
+ * file, a pipe, a container's log collector), or as LOG_FORMAT says. Secrets and tokens are
+ * redacted wherever they appear.
+ */
+export function createLogger(config: Pick<Config, 'LOG_LEVEL'> & Partial<Pick<Config, 'LOG_FORMAT'>>, name = 'deal-radar'): Logger {
+  const options: pino.LoggerOptions = {
     name,
     level: config.LOG_LEVEL,
     redact: {
@@ -25,5 +30,11 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, name = 'deal-rad
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  const format = config.LOG_FORMAT ?? 'auto';
+  if (format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true)) {
+    // Synchronous: the last lines before an exit (the stop, a start-up failure) are not lost.
+    return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,name' }));
+  }
+  return pino(options);
 }

@@ -101,6 +101,8 @@ describe('read-only commands beside a live product', () => {
     expect(queued, queued.stderr).toMatchObject({ code: 0 });
     const runId = Number(/run #(\d+)/.exec(queued.stdout)?.[1]);
     await waitFor(async () => ((await sql`SELECT 1 FROM crawl_runs WHERE id = ${runId} AND state = 'finished'`).length > 0 ? true : undefined), 90_000, 'the crawl');
+    // The product's own first-run crawl of the never-crawled demo source may still be finishing.
+    await waitFor(async () => ((await sql`SELECT 1 FROM crawl_runs WHERE state = 'running'`).length === 0 ? true : undefined), 90_000, 'every crawl run to finish');
     const before = await snapshot();
     expect(before.sources.find((s) => s.name === 'demo')).toMatchObject({ enabled: true, base_url: site.url, status: 'ok' });
     expect(before.listings.length).toBeGreaterThan(0);

@@ -69,6 +69,10 @@ export async function startEmbeddedPostgres(opts: {
 
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, pgDir, String(port), password], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group: a terminal's Ctrl-C (sent to the whole group) must not stop the
+    // database under the services still draining; the parent stops it last. Should the parent
+    // die without doing so, its closed stdin pipe stops the server (embedded-postgres-server.ts).
+    detached: true,
   });
   const stderr: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => {

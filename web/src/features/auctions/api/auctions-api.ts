@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { PAGE_SIZE } from '../../../config/constants.js';
 import { ApiError, requestResponse, type RequestOptions } from '../../../lib/api-client.js';
-import type { AuctionDetail, AuctionDetailResponse, AuctionListResponse, AuctionQuery, CategoriesResponse, NamedRef } from './types.js';
+import type { AuctionDetail, AuctionDetailResponse, AuctionListResponse, AuctionQuery, CategoriesResponse, CrawlStatus, NamedRef } from './types.js';
 
 async function auctionRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const response = await requestResponse(path, opts);
@@ -78,5 +78,19 @@ export function useCategories() {
       }
     },
     staleTime: 10 * 60 * 1000,
+  });
+}
+
+/**
+ * Whether sources are enabled and their first crawl is still running: asked only when an
+ * unfiltered dashboard is empty, and again every 15 s while that crawl runs.
+ */
+export function useCrawlStatus(enabled: boolean) {
+  return useQuery({
+    queryKey: ['auctions', 'crawl-status'],
+    queryFn: ({ signal }) => auctionRequest<CrawlStatus>('/api/crawl-status/', { auth: false, signal }),
+    enabled,
+    retry: false,
+    refetchInterval: (q) => (q.state.data?.first_crawl_running ? 15_000 : false),
   });
 }

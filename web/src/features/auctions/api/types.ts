@@ -99,3 +99,10 @@ export function refName(ref: NamedRef | string | null | undefined): string | nul
   if (!ref) return null;
   return typeof ref === 'string' ? ref : ref.name;
 }
+
+/** `GET /api/crawl-status/`: why a new installation's dashboard is empty. */
+export type CrawlStatus = {
+  enabled_sources: string[];
+  first_crawl_running: boolean;
+  has_listings: boolean;
+};

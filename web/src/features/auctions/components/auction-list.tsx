@@ -7,11 +7,30 @@ import { Card } from '../../../components/ui/card.js';
 import { Label, inputClass } from '../../../components/ui/form.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import { SORT_OPTIONS, type SortBy } from '../../../config/constants.js';
-import { auctionsQueryOptions, useAuctions, useCategories } from '../api/auctions-api.js';
+import { auctionsQueryOptions, useAuctions, useCategories, useCrawlStatus } from '../api/auctions-api.js';
 import type { AuctionFilters, AuctionQuery } from '../api/types.js';
 import { EMPTY_FILTERS, queryFromSearchParams, searchParamsFromQuery } from '../dashboard-params.js';
 import { DealCard } from './deal-card.js';
 import { FilterPanel } from './filter-panel.js';
+
+/**
+ * Under the spec's empty state, on an unfiltered dashboard of a new installation: why there is
+ * nothing yet (no source enabled, or the first crawl still running). Says nothing otherwise.
+ */
+function FirstRunNote({ unfiltered }: { unfiltered: boolean }) {
+  const status = useCrawlStatus(unfiltered);
+  if (!unfiltered || !status.data || status.data.has_listings) return null;
+  const { enabled_sources: sources, first_crawl_running: running } = status.data;
+  if (sources.length === 0) {
+    return <p className="mt-2 text-sm text-slate-700" role="status">No auction site is being watched yet: an administrator enables sources (CRAWL_SOURCES).</p>;
+  }
+  if (!running) return null;
+  return (
+    <p className="mt-2 text-sm text-slate-700" role="status">
+      The first crawl of {sources.join(', ')} is running: deals appear here within minutes.
+    </p>
+  );
+}
 
 function dealsFoundText(n: number): string {
   return n === 1 ? '1 deal found' : `${n.toLocaleString('en-US')} deals found`;
@@ -111,6 +130,7 @@ export function AuctionList() {
               <PackageSearch className="h-10 w-10 text-slate-500" aria-hidden />
               <h2 className="text-lg font-semibold">No equipment found</h2>
               <p className="text-sm text-slate-700">Try adjusting your filters to see more results.</p>
+              <FirstRunNote unfiltered={JSON.stringify(filters) === JSON.stringify(EMPTY_FILTERS)} />
             </Card>
           ) : (
             <>

@@ -46,6 +46,33 @@ describe('dashboard states', () => {
     expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
   });
 
+  it('empty on a new installation: says the first crawl is running, or that no source is enabled', async () => {
+    let status = { enabled_sources: ['GSA Auctions'], first_crawl_running: true, has_listings: false };
+    signIn();
+    installFakeApi((req) => {
+      if (req.path === '/api/auth/profile/') return { body: TEST_USER };
+      if (req.path === '/api/subscriptions/status/') return { body: { is_premium: false } };
+      if (req.path === '/api/auctions/categories/') return { body: CATEGORIES };
+      if (req.path === '/api/auctions/list/') return { body: listResponse([]) };
+      if (req.path === '/api/crawl-status/') return { body: status };
+      return { status: 404, body: { detail: 'Not found.' } };
+    });
+    const view = renderApp('/dashboard');
+    expect(await screen.findByText('The first crawl of GSA Auctions is running: deals appear here within minutes.')).toBeTruthy();
+    expect(screen.getByText('No equipment found')).toBeTruthy();
+    view.unmount();
+
+    status = { enabled_sources: [], first_crawl_running: false, has_listings: false };
+    const unfiltered = renderApp('/dashboard');
+    expect(await screen.findByText('No auction site is being watched yet: an administrator enables sources (CRAWL_SOURCES).')).toBeTruthy();
+    unfiltered.unmount();
+
+    renderApp('/dashboard?search=dozer');
+    expect(await screen.findByText('No equipment found')).toBeTruthy();
+    // Filtered: the spec's text alone (the filters explain the empty result).
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('success: heading, count and cards with every field of the spec', async () => {
     const calls = dashboardApi(() => ({
       body: listResponse(
