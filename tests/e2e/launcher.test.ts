@@ -111,9 +111,6 @@ function processesInGroup(pgid: number): string[] {
 /** Lines a user would read as trouble: pino warn and above, stack traces, Node's crash banner. */
 function errorLines(output: string): string[] {
   return output.split('\n').filter((line) => {
-    // Score jobs that meet no model yet (the demo's first minutes, before VALUATION_BOOTSTRAP's
-    // model) are a separate matter: issue #23 makes them wait for the model instead.
-    if (line.includes('no trained model yet')) return false;
     if (/"level":(40|50|60)/.test(line)) return true;
     if (/Unhandled|Error:|ERROR|FATAL|terminating connection/.test(line)) return true;
     return false;
