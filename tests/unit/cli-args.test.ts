@@ -41,10 +41,10 @@ describe('specs read from usage lines (commands that declare no flags)', () => {
     expect(specFromUsage('model:train', 'model:train [--no-rescore]')).toEqual({ flags: { 'no-rescore': { kind: 'boolean' } }, positional: 0 });
   });
 
-  it('model:eval: every flag takes a value', () => {
+  it('model:eval: both protocols\' flags take a value, --json is a switch', () => {
     const spec = specFromUsage('model:eval', command('model:eval').usage);
-    expect(Object.keys(spec.flags).sort()).toEqual(['test', 'test-before', 'test-from', 'test-prices', 'train', 'train-before', 'train-prices']);
-    expect(Object.values(spec.flags).every((f) => f.kind === 'value')).toBe(true);
+    expect(Object.keys(spec.flags).sort()).toEqual(['data', 'json', 'protocol', 'test', 'test-before', 'test-from', 'test-prices', 'train', 'train-before', 'train-prices']);
+    expect(Object.entries(spec.flags).filter(([, f]) => f.kind === 'boolean').map(([name]) => name)).toEqual(['json']);
     expect(spec.positional).toBe(0);
   });
 
