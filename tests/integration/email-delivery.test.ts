@@ -15,6 +15,7 @@ import { requeueStrandedMessages } from '../../services/notifier/requeue-strande
 import { findMessageByKey, listMessages, recordQueuedMessage } from '../../services/shared/repositories/outbox-repository.js';
 import type { ServiceHandle } from '../../services/shared/service.js';
 import { outboxCommand } from '../../scripts/cli/outbox-command.js';
+import { CliUsageError } from '../../scripts/cli/command.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeSmtp, type FakeSmtp } from '../support/fake-smtp.js';
 import { waitFor } from '../support/wait.js';
@@ -122,9 +123,9 @@ describe('outbox transport (no provider configured)', () => {
     expect(one.out.match(/^#\d+ /gm)).toHaveLength(1);
     const none = await captureStdout(() => outboxCommand.run(ctx, ['--to', 'nobody@example.com']));
     expect(none.out).toBe('No messages to nobody@example.com.\n');
-    const bad = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    expect(await outboxCommand.run(ctx, ['--limit', 'lots'])).toBe(2);
-    bad.mockRestore();
+    // A bad flag is a usage error the CLI prints with the command's usage and exit code 2.
+    await expect(outboxCommand.run(ctx, ['--limit', 'lots'])).rejects.toThrow(CliUsageError);
+    await expect(outboxCommand.run(ctx, ['--limit', 'lots'])).rejects.toThrow('--limit must be a whole number from 1 to 1000.');
   });
 });
 

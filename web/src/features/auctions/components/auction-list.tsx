@@ -21,6 +21,8 @@ function FirstRunNote({ unfiltered }: { unfiltered: boolean }) {
   const status = useCrawlStatus(unfiltered);
   if (!unfiltered || !status.data || status.data.has_listings) return null;
   const { enabled_sources: sources, first_crawl_running: running } = status.data;
+  // An older API (or a proxy's error page) answers without the list: say nothing rather than fail.
+  if (!Array.isArray(sources)) return null;
   if (sources.length === 0) {
     return <p className="mt-2 text-sm text-slate-700" role="status">No auction site is being watched yet: an administrator enables sources (CRAWL_SOURCES).</p>;
   }
