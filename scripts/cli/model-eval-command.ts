@@ -18,7 +18,7 @@ import { parseArgs, type CliCommand } from './command.js';
 
 export const MODEL_EVAL_USAGE =
   'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--json]\n' +
-  '       model:eval --protocol west [--data <shared data dir>] [--json]';
+  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--json]';
 
 export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
   const v = flags[name];
@@ -110,15 +110,19 @@ async function runWestProtocol(flags: Record<string, string | true>, out: (line:
     const sale = westAuctionToSale(record);
     if (sale) west.push(sale);
   }
-  const train = [...fastIron, ...west.filter((s) => s.soldAt < WEST_TEST_FROM)];
-  const test = west.filter((s) => s.soldAt >= WEST_TEST_FROM);
-  out(`train: ${fastIron.length} Fast Iron sales + ${train.length - fastIron.length} West Auctions machine lots closed before ${WEST_TEST_FROM.toISOString().slice(0, 10)}`);
+  // --test-from / --test-before pick another period (the training-period folds choices are made on)
+  const testFrom = dateFlag(flags, 'test-from') ?? WEST_TEST_FROM;
+  const testBefore = dateFlag(flags, 'test-before');
+  const train = [...fastIron, ...west.filter((s) => s.soldAt < testFrom)];
+  const test = west.filter((s) => s.soldAt >= testFrom && (!testBefore || s.soldAt < testBefore));
+  if (test.length === 0) throw new UsageError('no West Auctions machine lots closed in the test period');
+  out(`train: ${fastIron.length} Fast Iron sales + ${train.length - fastIron.length} West Auctions machine lots closed before ${testFrom.toISOString().slice(0, 10)}`);
   const counts = new Map<string, number>();
   for (const s of test) {
     const key = s.categoryId === OTHER_CATEGORY_ID ? `other (${String(s.attributes.machine_kind)})` : typeName(s);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  out(`test:  ${test.length} West Auctions machine lots closed from ${WEST_TEST_FROM.toISOString().slice(0, 10)}: ${[...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  out(`test:  ${test.length} West Auctions machine lots closed from ${testFrom.toISOString().slice(0, 10)}${testBefore ? ` before ${testBefore.toISOString().slice(0, 10)}` : ''}: ${[...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
   const started = process.cpuUsage();
   const { model, seconds } = trainFairValueModel(train);
   const cpu = process.cpuUsage(started);
