@@ -8,6 +8,12 @@ export const DELIVERY_METHODS = ['email', 'sms'] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 export const ALERT_FREQUENCIES = ['instant', 'daily'] as const;
 export type AlertFrequency = (typeof ALERT_FREQUENCIES)[number];
+/** The deal level an alert asks for (issue #22): good or better (badge ≥ 60, the default) or excellent only (≥ 80). */
+export const ALERT_DEAL_LEVELS = ['good', 'excellent'] as const;
+export type AlertDealLevel = (typeof ALERT_DEAL_LEVELS)[number];
+/** `match` the first time; then only on a material change: the price 10% or more down, or the deal level up. */
+export const NOTIFICATION_EVENTS = ['match', 'price_drop', 'level_up'] as const;
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /**
  * A buyer's saved criteria. Null criteria mean "any". `state_key`/`condition_key` are the same
@@ -39,8 +45,12 @@ export const alerts = pgTable(
       .generatedAlwaysAs(sql`coalesce(condition, '')`),
     deliveryMethod: text('delivery_method').$type<DeliveryMethod>().notNull().default('email'),
     frequency: text('frequency').$type<AlertFrequency>().notNull().default('instant'),
-    /** Badge scale 0–100: the listing's ceil(deal_score / 10) must reach it. */
+    /** Deals only by default: the listing's level must reach this one (unless `min_deal_score` says otherwise). */
+    dealLevel: text('deal_level').$type<AlertDealLevel>().notNull().default('good'),
+    /** Premium: badge scale 0–100, the listing's ceil(deal_score / 10) must reach it; overrides `deal_level`. */
     minDealScore: integer('min_deal_score'),
+    /** Listings that cannot be valued (no deal score) match only when the alert opts in. */
+    includeUnscored: boolean('include_unscored').notNull().default(false),
     /** As the user typed them (shown back); `keyword_terms` is what matching uses. */
     keywords: text('keywords'),
     /** Lower-cased words that must all occur in the listing's title, make, model or description. */
@@ -59,7 +69,7 @@ export const alerts = pgTable(
  * One row per (alert, listing, event): what matched, and what became of its message. The unique
  * key makes a second match of the same event impossible, however often a match job runs.
  * `event` is `match` (the first time the lot satisfies the alert; `event_key` '') or
- * `price_drop` (`event_key` names the drop). `trigger` is the pipeline event that caused it.
+ * `price_drop` (`event_key` the new price) or `level_up` (`event_key` the new level). `trigger` is the pipeline event that caused it.
  */
 export const alertNotifications = pgTable(
   'alert_notifications',
@@ -72,7 +82,7 @@ export const alertNotifications = pgTable(
     alertId: integer('alert_id').notNull(),
     userId: integer('user_id').notNull(),
     listingId: integer('listing_id').notNull(),
-    event: text('event').$type<'match' | 'price_drop'>().notNull(),
+    event: text('event').$type<NotificationEvent>().notNull(),
     eventKey: text('event_key').notNull().default(''),
     trigger: text('trigger').$type<'new' | 'scored' | 'price_drop'>().notNull(),
     channel: text('channel').$type<DeliveryMethod>().notNull(),
@@ -99,6 +109,8 @@ export const alertNotifications = pgTable(
     index('alert_notifications_user_idx').on(t.userId, t.createdAt),
     index('alert_notifications_digest_idx').on(t.digestId).where(sql`digest_id IS NOT NULL`),
     index('alert_notifications_digest_due_idx').on(t.alertId).where(sql`status = 'pending' AND frequency = 'daily'`),
+    // The daily cap counts an alert's instant messages of the day: a handful of rows per alert.
+    index('alert_notifications_instant_day_idx').on(t.alertId, t.createdAt).where(sql`frequency = 'instant'`),
   ],
 );
 

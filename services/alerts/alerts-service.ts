@@ -37,6 +37,8 @@ export type AlertResponse = {
   is_active: boolean;
   created_at: string;
   min_deal_score: number | null;
+  deal_level: 'good' | 'excellent';
+  include_unscored: boolean;
   keywords: string | null;
   frequency: 'instant' | 'daily';
 };
@@ -69,6 +71,8 @@ export function toAlertResponse(row: AlertRow): AlertResponse {
     is_active: row.isActive,
     created_at: row.createdAt.toISOString(),
     min_deal_score: row.minDealScore,
+    deal_level: row.dealLevel,
+    include_unscored: row.includeUnscored,
     keywords: row.keywords,
     frequency: row.frequency,
   };

@@ -23,7 +23,16 @@ const alertBody = z.object({
   condition: z.string({ error: 'Select a condition.' }).max(64).nullish(),
   delivery_method: z.enum(['email', 'sms'], { error: 'Choose email or sms.' }).optional(),
   is_active: z.boolean({ error: 'Must be true or false.' }).optional(),
-  min_deal_score: wholeOrText,
+  min_deal_score: wholeOrText.describe('Premium: any minimum badge score 0–100, in place of deal_level. Null: use deal_level.'),
+  deal_level: z
+    .string({ error: 'Choose good or excellent.' })
+    .max(32)
+    .nullish()
+    .describe("Every plan: 'good' (good or better, badge ≥ 60; the default when omitted, so older clients get deals only) or 'excellent' (badge ≥ 80)."),
+  include_unscored: z
+    .boolean({ error: 'Must be true or false.' })
+    .nullish()
+    .describe('Also notify listings that cannot be valued (no deal score). Default false.'),
   keywords: z.string({ error: 'Enter keywords as text.' }).max(1000, 'Use at most 200 characters of keywords.').nullish(),
   frequency: z.enum(['instant', 'daily'], { error: 'Choose instant or daily.' }).optional(),
 });
@@ -39,6 +48,8 @@ const alert = z.object({
   is_active: z.boolean(),
   created_at: z.string(),
   min_deal_score: z.number().int().nullable(),
+  deal_level: z.enum(['good', 'excellent']).describe('Added in issue #22; alerts created before it are `good`.'),
+  include_unscored: z.boolean(),
   keywords: z.string().nullable(),
   frequency: z.enum(['instant', 'daily']),
 });

@@ -14,6 +14,7 @@ import type { AlertFrequency, DeliveryMethod } from '../../../db/schema/alerts.j
 import type { Condition } from '../../../db/schema/listings.js';
 import { parseAlertMessageKey } from '../../alerts/alert-message-keys.js';
 import type { AlertCriteria } from '../../alerts/alert-rules.js';
+import { DEFAULT_DAILY_CAPS, MATERIAL_PRICE_DROP, type DailyCaps } from '../../alerts/alert-matching.js';
 import type { DbOrTx } from '../database/db.js';
 import { intArray } from '../database/sql-arrays.js';
 
@@ -31,7 +32,9 @@ function criteriaValues(c: AlertCriteria) {
     condition: c.condition,
     deliveryMethod: c.deliveryMethod,
     frequency: c.frequency,
+    dealLevel: c.dealLevel,
     minDealScore: c.minDealScore,
+    includeUnscored: c.includeUnscored,
     keywords: c.keywords,
     keywordTerms: c.keywordTerms,
     isActive: c.isActive,
@@ -47,7 +50,9 @@ export function criteriaOf(row: AlertRow): AlertCriteria {
     condition: row.condition,
     deliveryMethod: row.deliveryMethod,
     frequency: row.frequency,
+    dealLevel: row.dealLevel,
     minDealScore: row.minDealScore,
+    includeUnscored: row.includeUnscored,
     keywords: row.keywords,
     keywordTerms: row.keywordTerms,
     isActive: row.isActive,
@@ -120,25 +125,37 @@ export async function deactivateAlert(db: DbOrTx, alertId: number): Promise<Aler
 /**
  * Records one notification per (alert, listing, event) for every active alert the changed
  * listings satisfy, and returns how many. The event is `match` the first time a lot satisfies an
- * alert, and `price_drop` (keyed by the new price) when it still does at a price below every
- * price it was notified at; anything else (a rescore, a bid going up, the same batch run twice)
- * records nothing. Price drops are read from the data, whichever pipeline event reports them.
+ * alert; after that only a material change records one: `price_drop` (keyed by the new price)
+ * when the price is 10% or more below the lowest notified, else `level_up` (keyed by the level)
+ * when the deal level is above every level notified — `notificationEvent` in alert-matching.ts.
+ * Anything else (a rescore at the same level, a bid going up, the same batch run twice) records
+ * nothing. An instant alert's notifications beyond its daily cap (`caps`, per channel and UTC day,
+ * best deals first) are recorded as `daily`: they roll into the next digest.
  */
-export async function matchChangedListings(db: DbOrTx, changes: ChangedListing[], now: Date = new Date()): Promise<number> {
+export async function matchChangedListings(
+  db: DbOrTx,
+  changes: ChangedListing[],
+  now: Date = new Date(),
+  caps: DailyCaps = DEFAULT_DAILY_CAPS,
+): Promise<number> {
   if (changes.length === 0) return 0;
-  const [row] = (await db.execute(matchStatement(changes, now))) as unknown as Array<{ created: number }>;
+  const [row] = (await db.execute(matchStatement(changes, now, caps))) as unknown as Array<{ created: number }>;
   return row?.created ?? 0;
 }
 
+/** The level rank of `levelRank` (alert-matching.ts) in SQL, from a badge (NULL: not valued). */
+const rankOf = (badge: SQL) => sql`CASE WHEN ${badge} IS NULL THEN 0 WHEN ${badge} >= 80 THEN 4 WHEN ${badge} >= 60 THEN 3 WHEN ${badge} >= 40 THEN 2 ELSE 1 END`;
+const badgeOf = (dealScore: SQL) => sql`CASE WHEN ${dealScore} IS NULL THEN NULL ELSE least(100, greatest(0, ceil(${dealScore} / 10.0)))::int END`;
+
 /** The matching statement itself (the benchmark prints its plan). */
-export function matchStatement(changes: ChangedListing[], now: Date): SQL {
+export function matchStatement(changes: ChangedListing[], now: Date, caps: DailyCaps = DEFAULT_DAILY_CAPS): SQL {
   const events = JSON.stringify(changes.map((c) => ({ listing_id: c.listingId, trigger: c.trigger })));
+  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   return sql`
     WITH changed AS (
       SELECT DISTINCT ON (l.id)
              l.id, l.category_id, l.price_usd, l.state, l.condition, l.deal_score,
-             CASE WHEN l.deal_score IS NULL THEN NULL
-                  ELSE least(100, greatest(0, ceil(l.deal_score / 10.0)))::int END AS badge,
+             ${badgeOf(sql`l.deal_score`)} AS badge,
              lower(l.title || ' ' || coalesce(l.make, '') || ' ' || coalesce(l.model, '') || ' ' || l.description) AS haystack,
              e.trigger
       FROM jsonb_to_recordset(${events}::jsonb) AS e(listing_id int, trigger text)
@@ -149,37 +166,67 @@ export function matchStatement(changes: ChangedListing[], now: Date): SQL {
     -- What these listings were already notified at, read once before any row is inserted (a
     -- per-pair probe would rescan the rows this very statement adds).
     previous AS MATERIALIZED (
-      SELECT p.alert_id, p.listing_id, min(p.price_usd) AS lowest
+      SELECT p.alert_id, p.listing_id, min(p.price_usd) AS lowest, max(${rankOf(badgeOf(sql`p.deal_score`))}) AS best_rank
       FROM alert_notifications p
       WHERE p.listing_id IN (SELECT id FROM changed)
       GROUP BY p.alert_id, p.listing_id
     ),
     keyed AS (
-      SELECT c.*, s.state_key, k.condition_key
+      SELECT c.*, ${rankOf(sql`c.badge`)} AS rank, s.state_key, k.condition_key
       FROM changed c
       CROSS JOIN LATERAL (SELECT DISTINCT x AS state_key FROM unnest(ARRAY['', coalesce(c.state, '')]) AS x) s
       CROSS JOIN LATERAL (SELECT DISTINCT y AS condition_key FROM unnest(ARRAY['', coalesce(c.condition, '')]) AS y) k
-    )
-    , inserted AS (
-    INSERT INTO alert_notifications (alert_id, user_id, listing_id, event, event_key, trigger, channel, frequency, price_usd, deal_score)
-    SELECT a.id, a.user_id, k.id,
-           CASE WHEN prev.alert_id IS NULL THEN 'match' ELSE 'price_drop' END,
-           CASE WHEN prev.alert_id IS NULL THEN '' ELSE k.price_usd::float8::text END,
-           k.trigger, a.delivery_method, a.frequency, k.price_usd, k.deal_score
-    FROM keyed k
-    JOIN alerts a ON a.is_active
-                 AND a.category_id = k.category_id
-                 AND a.state_key = k.state_key
-                 AND a.condition_key = k.condition_key
-    JOIN users u ON u.id = a.user_id AND u.is_active
-    LEFT JOIN previous prev ON prev.alert_id = a.id AND prev.listing_id = k.id
-    WHERE (a.price_min IS NULL OR k.price_usd >= a.price_min)
-      AND (a.price_max IS NULL OR k.price_usd <= a.price_max)
-      AND (a.min_deal_score IS NULL OR k.badge >= a.min_deal_score)
-      AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
-      AND (prev.alert_id IS NULL OR k.price_usd < prev.lowest)
-    ON CONFLICT DO NOTHING
-    RETURNING 1
+    ),
+    candidates AS (
+      SELECT a.id AS alert_id, a.user_id, k.id AS listing_id, a.delivery_method, a.frequency, k.trigger, k.price_usd, k.deal_score, k.badge,
+             CASE WHEN prev.alert_id IS NULL THEN 'match'
+                  WHEN k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} THEN 'price_drop'
+                  ELSE 'level_up' END AS event,
+             CASE WHEN prev.alert_id IS NULL THEN ''
+                  WHEN k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} THEN k.price_usd::float8::text
+                  ELSE (ARRAY['unscored', 'poor', 'fair', 'good', 'excellent'])[k.rank + 1] END AS event_key
+      FROM keyed k
+      JOIN alerts a ON a.is_active
+                   AND a.category_id = k.category_id
+                   AND a.state_key = k.state_key
+                   AND a.condition_key = k.condition_key
+      JOIN users u ON u.id = a.user_id AND u.is_active
+      LEFT JOIN previous prev ON prev.alert_id = a.id AND prev.listing_id = k.id
+      WHERE (a.price_min IS NULL OR k.price_usd >= a.price_min)
+        AND (a.price_max IS NULL OR k.price_usd <= a.price_max)
+        -- deals only: the premium minimum, else the level (good 60, excellent 80); unvalued lots by opt-in
+        AND (CASE WHEN k.badge IS NULL THEN a.include_unscored
+                  ELSE k.badge >= coalesce(a.min_deal_score, CASE WHEN a.deal_level = 'excellent' THEN 80 ELSE 60 END) END)
+        AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
+        AND (prev.alert_id IS NULL OR k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} OR k.rank > prev.best_rank)
+    ),
+    -- The daily cap: instant messages already recorded today for the alerts concerned…
+    sent_today AS MATERIALIZED (
+      SELECT n.alert_id, count(*)::int AS sent
+      FROM alert_notifications n
+      WHERE n.alert_id IN (SELECT alert_id FROM candidates WHERE frequency = 'instant')
+        AND n.frequency = 'instant' AND n.created_at >= ${dayStart.toISOString()}::timestamptz
+      GROUP BY n.alert_id
+    ),
+    -- …and the best deals of this batch first in what is left of it.
+    ranked AS (
+      SELECT c.*, row_number() OVER (PARTITION BY c.alert_id ORDER BY c.badge DESC NULLS LAST, c.listing_id) AS nth
+      FROM candidates c
+      WHERE c.frequency = 'instant'
+    ),
+    inserted AS (
+      INSERT INTO alert_notifications (alert_id, user_id, listing_id, event, event_key, trigger, channel, frequency, price_usd, deal_score)
+      SELECT r.alert_id, r.user_id, r.listing_id, r.event, r.event_key, r.trigger, r.delivery_method,
+             CASE WHEN coalesce(s.sent, 0) + r.nth <= CASE WHEN r.delivery_method = 'sms' THEN ${caps.sms}::int ELSE ${caps.email}::int END
+                  THEN 'instant' ELSE 'daily' END,
+             r.price_usd, r.deal_score
+      FROM ranked r LEFT JOIN sent_today s ON s.alert_id = r.alert_id
+      UNION ALL
+      SELECT c.alert_id, c.user_id, c.listing_id, c.event, c.event_key, c.trigger, c.delivery_method, c.frequency, c.price_usd, c.deal_score
+      FROM candidates c
+      WHERE c.frequency <> 'instant'
+      ON CONFLICT DO NOTHING
+      RETURNING 1
     )
     SELECT count(*)::int AS created FROM inserted
   `;
