@@ -29,6 +29,7 @@ import {
   optedOutPhones,
   pendingDigestDeliveries,
   pendingInstantDeliveries,
+  rollOverBeyondDailyCap,
   type DeliveryRow,
   type DigestDelivery,
 } from '../shared/repositories/alerts-repository.js';
@@ -39,7 +40,9 @@ type Deps = Pick<AppContext, 'config' | 'database' | 'queues' | 'logger'>;
 export const SKIP_ALERT_OFF = 'The alert was turned off before the message was sent';
 export const SKIP_OPTED_OUT = 'The phone number replied STOP';
 
-function messageAlert(row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'minDealScore' | 'keywords'>): MessageAlert {
+export function messageAlert(
+  row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'dealLevel' | 'minDealScore' | 'includeUnscored' | 'keywords'>,
+): MessageAlert {
   return {
     id: row.alertId,
     equipmentType: categoryName(row.categoryId),
@@ -47,7 +50,9 @@ function messageAlert(row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMi
     priceMax: row.priceMax,
     state: row.alertState,
     condition: row.alertCondition,
+    dealLevel: row.dealLevel,
     minDealScore: row.minDealScore,
+    includeUnscored: row.includeUnscored,
     keywords: row.keywords,
   };
 }
@@ -100,6 +105,7 @@ export function notifyBatches(messages: Array<{ listingId: number; messageKey: s
  * queues them for the notifier in batches; returns how many.
  */
 export async function dispatchInstantNotifications(deps: Deps, listingIds: number[], now: Date = new Date()): Promise<number> {
+  await rollOverBeyondDailyCap(deps.database.db, listingIds, now, { email: deps.config.ALERT_DAILY_EMAIL_CAP, sms: deps.config.ALERT_DAILY_SMS_CAP });
   const rows = await pendingInstantDeliveries(deps.database.db, listingIds);
   if (rows.length === 0) return 0;
   const linkKey = alertLinkKey(deps.config);
@@ -118,7 +124,7 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
       optedOut.push(row.notificationId);
       return;
     }
-    const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state };
+    const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, valueLow: row.valueLow, valueHigh: row.valueHigh, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state };
     const messageKey = instantMessageKey(row.notificationId);
     if (route.channel === 'sms') {
       messages.push({ messageKey, channel: 'sms', kind: ALERT_MESSAGE_KIND, recipient: route.phone!, subject: '', textBody: renderMatchSms({ listing, event: row.event, appUrl, now }) });

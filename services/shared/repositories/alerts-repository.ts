@@ -10,7 +10,7 @@
  */
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alertDigests, alertNotifications, alerts, smsOptOuts } from '../../../db/schema/index.js';
-import type { AlertFrequency, DeliveryMethod } from '../../../db/schema/alerts.js';
+import type { AlertDealLevel, AlertFrequency, DeliveryMethod, NotificationEvent } from '../../../db/schema/alerts.js';
 import type { Condition } from '../../../db/schema/listings.js';
 import { parseAlertMessageKey } from '../../alerts/alert-message-keys.js';
 import type { AlertCriteria } from '../../alerts/alert-rules.js';
@@ -235,7 +235,7 @@ export function matchStatement(changes: ChangedListing[], now: Date, caps: Daily
 /** Everything a message about one notification needs. */
 export type DeliveryRow = {
   notificationId: number;
-  event: 'match' | 'price_drop';
+  event: NotificationEvent;
   channel: DeliveryMethod;
   alertId: number;
   alertActive: boolean;
@@ -247,7 +247,9 @@ export type DeliveryRow = {
   priceMax: number | null;
   alertState: string | null;
   alertCondition: Condition | null;
+  dealLevel: AlertDealLevel;
   minDealScore: number | null;
+  includeUnscored: boolean;
   keywords: string | null;
   listingId: number;
   slug: string;
@@ -255,6 +257,8 @@ export type DeliveryRow = {
   priceUsd: number | null;
   dealScore: number | null;
   fairValue: number | null;
+  valueLow: number | null;
+  valueHigh: number | null;
   auctionEndAt: Date | null;
   city: string | null;
   state: string | null;
@@ -264,9 +268,56 @@ const deliveryColumns = sql`
   n.id AS "notificationId", n.event, n.channel, n.alert_id AS "alertId", a.is_active AS "alertActive",
   n.user_id AS "userId", u.email, u.phone,
   a.category_id AS "categoryId", a.price_min AS "priceMin", a.price_max AS "priceMax",
-  a.state AS "alertState", a.condition AS "alertCondition", a.min_deal_score AS "minDealScore", a.keywords,
+  a.state AS "alertState", a.condition AS "alertCondition", a.deal_level AS "dealLevel", a.min_deal_score AS "minDealScore",
+  a.include_unscored AS "includeUnscored", a.keywords,
   l.id AS "listingId", l.slug, l.title, l.price_usd::float8 AS "priceUsd", l.deal_score AS "dealScore",
-  l.fair_value::float8 AS "fairValue", l.auction_end_at AS "auctionEndAt", l.city, l.state`;
+  l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh", l.auction_end_at AS "auctionEndAt", l.city, l.state`;
+
+/**
+ * The daily cap, strictly: before these listings' pending instant notifications are handed to the
+ * notifier, those beyond their alert's cap for the UTC day (counting every other instant
+ * notification of the alert that day, best deals of this lot first) become `daily`: they go out
+ * in the next digest. The alerts' rows are locked (in id order) so that match jobs running at
+ * once decide one after another, each seeing the others' decisions; the matcher's statement
+ * already rolls over most of them, this closes the race between concurrent jobs.
+ */
+export async function rollOverBeyondDailyCap(db: DbOrTx, listingIds: number[], now: Date, caps: DailyCaps): Promise<number> {
+  if (listingIds.length === 0) return 0;
+  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+  return db.transaction(async (tx) => {
+    const locked = (await tx.execute(sql`
+      SELECT a.id FROM alerts a
+      WHERE a.id IN (SELECT n.alert_id FROM alert_notifications n
+                     WHERE n.listing_id = ANY(${intArray(listingIds)}) AND n.status = 'pending' AND n.frequency = 'instant')
+      ORDER BY a.id
+      FOR UPDATE
+    `)) as unknown as Array<{ id: number }>;
+    if (locked.length === 0) return 0;
+    const rolled = (await tx.execute(sql`
+      WITH mine AS (
+        SELECT n.id, n.alert_id,
+               row_number() OVER (PARTITION BY n.alert_id ORDER BY n.deal_score DESC NULLS LAST, n.id) AS nth
+        FROM alert_notifications n
+        WHERE n.listing_id = ANY(${intArray(listingIds)}) AND n.status = 'pending' AND n.frequency = 'instant'
+      ),
+      others AS (
+        SELECT n.alert_id, count(*)::int AS used
+        FROM alert_notifications n
+        WHERE n.alert_id IN (SELECT alert_id FROM mine) AND n.frequency = 'instant'
+          AND n.created_at >= ${dayStart}::timestamptz AND n.id NOT IN (SELECT id FROM mine)
+        GROUP BY n.alert_id
+      )
+      UPDATE alert_notifications n SET frequency = 'daily', updated_at = now()
+      FROM mine m
+      JOIN alerts a ON a.id = m.alert_id
+      LEFT JOIN others o ON o.alert_id = m.alert_id
+      WHERE n.id = m.id
+        AND coalesce(o.used, 0) + m.nth > CASE WHEN a.delivery_method = 'sms' THEN ${caps.sms}::int ELSE ${caps.email}::int END
+      RETURNING n.id
+    `)) as unknown as Array<{ id: number }>;
+    return rolled.length;
+  });
+}
 
 /** Instant notifications of these listings not yet handed to the notifier (also after a crash). */
 export async function pendingInstantDeliveries(db: DbOrTx, listingIds: number[]): Promise<DeliveryRow[]> {
@@ -367,7 +418,20 @@ export type NotificationListRow = {
   id: number;
   alertId: number;
   categoryId: number;
-  event: 'match' | 'price_drop';
+  alertFrequency: AlertFrequency;
+  priceMin: number | null;
+  priceMax: number | null;
+  alertState: string | null;
+  alertCondition: Condition | null;
+  dealLevel: AlertDealLevel;
+  minDealScore: number | null;
+  includeUnscored: boolean;
+  keywords: string | null;
+  fairValue: number | null;
+  valueLow: number | null;
+  valueHigh: number | null;
+  auctionEndAt: Date | string | null;
+  event: NotificationEvent;
   channel: DeliveryMethod;
   frequency: AlertFrequency;
   status: string;
@@ -384,7 +448,11 @@ export type NotificationListRow = {
 /** What was matched and sent for the user's alerts, newest first; `beforeId` pages on. */
 export async function listUserNotifications(db: DbOrTx, userId: number, opts: { limit: number; beforeId?: number }): Promise<NotificationListRow[]> {
   return (await db.execute(sql`
-    SELECT n.id, n.alert_id AS "alertId", a.category_id AS "categoryId", n.event, n.channel, n.frequency, n.status, n.error,
+    SELECT n.id, n.alert_id AS "alertId", a.category_id AS "categoryId", a.frequency AS "alertFrequency",
+           a.price_min AS "priceMin", a.price_max AS "priceMax", a.state AS "alertState", a.condition AS "alertCondition",
+           a.deal_level AS "dealLevel", a.min_deal_score AS "minDealScore", a.include_unscored AS "includeUnscored", a.keywords,
+           l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
+           l.auction_end_at AS "auctionEndAt", n.event, n.channel, n.frequency, n.status, n.error,
            n.price_usd::float8 AS "priceUsd", n.deal_score AS "dealScore", n.created_at AS "createdAt", n.sent_at AS "sentAt",
            l.id AS "listingId", l.slug, l.title
     FROM alert_notifications n
@@ -451,16 +519,20 @@ export type DigestDelivery = {
   priceMax: number | null;
   alertState: string | null;
   alertCondition: Condition | null;
+  dealLevel: AlertDealLevel;
   minDealScore: number | null;
+  includeUnscored: boolean;
   keywords: string | null;
   items: Array<{
-    event: 'match' | 'price_drop';
+    event: NotificationEvent;
     listingId: number;
     slug: string;
     title: string;
     priceUsd: number | null;
     dealScore: number | null;
     fairValue: number | null;
+    valueLow: number | null;
+    valueHigh: number | null;
     auctionEndAt: string | null;
     city: string | null;
     state: string | null;
@@ -472,11 +544,12 @@ export async function pendingDigestDeliveries(db: DbOrTx, day: string): Promise<
   return (await db.execute(sql`
     SELECT d.id AS "digestId", d.day, d.message_key AS "messageKey", a.id AS "alertId", a.delivery_method AS channel,
            a.user_id AS "userId", u.email, u.phone, a.category_id AS "categoryId", a.price_min AS "priceMin", a.price_max AS "priceMax",
-           a.state AS "alertState", a.condition AS "alertCondition", a.min_deal_score AS "minDealScore", a.keywords,
+           a.state AS "alertState", a.condition AS "alertCondition", a.deal_level AS "dealLevel", a.min_deal_score AS "minDealScore",
+           a.include_unscored AS "includeUnscored", a.keywords,
            (SELECT coalesce(jsonb_agg(jsonb_build_object(
                      'event', n.event, 'listingId', l.id, 'slug', l.slug, 'title', l.title,
                      'priceUsd', l.price_usd::float8, 'dealScore', l.deal_score, 'fairValue', l.fair_value::float8,
-                     'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state)
+                     'valueLow', l.value_low::float8, 'valueHigh', l.value_high::float8, 'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state)
                    ORDER BY l.deal_score DESC NULLS LAST, n.id), '[]'::jsonb)
             FROM alert_notifications n JOIN listings l ON l.id = n.listing_id
             WHERE n.alert_id = d.alert_id AND n.digest_id = d.id) AS items
