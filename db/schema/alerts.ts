@@ -139,3 +139,17 @@ export const smsOptOuts = pgTable('sms_opt_outs', {
   keyword: text('keyword').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * E-mail addresses nothing more is sent to (issue #22): SendGrid's signed event webhook reported
+ * a bounce, a block or a spam report. The account page shows the owner theirs, with a way to
+ * re-enable. Stored lower-cased.
+ */
+export const emailSuppressions = pgTable('email_suppressions', {
+  email: text('email').primaryKey(),
+  /** SendGrid's event: `bounce`, `dropped` or `spamreport`. */
+  reason: text('reason').notNull(),
+  /** What SendGrid said (bounce reason), bounded. */
+  detail: text('detail'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

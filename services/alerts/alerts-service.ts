@@ -11,6 +11,7 @@ import {
   criteriaOf,
   deactivateAlert,
   deleteUserAlert,
+  findAlertById,
   findUserAlert,
   insertAlertWithinLimit,
   listAlerts,
@@ -205,7 +206,15 @@ export class AlertsService {
     };
   }
 
-  /** The e-mail's signed link: turns the alert off; null for a bad or unknown token. */
+  /** What a signed link names (the confirm page; changes nothing); null for a bad or unknown token. */
+  async unsubscribeTarget(token: string): Promise<{ equipmentType: string; isActive: boolean } | null> {
+    const alertId = verifyUnsubscribeToken(this.linkKey, token);
+    if (alertId === null) return null;
+    const row = await findAlertById(this.db, alertId);
+    return row ? { equipmentType: categoryName(row.categoryId), isActive: row.isActive } : null;
+  }
+
+  /** The one-click POST or the confirm button: turns the alert off; null for a bad or unknown token. */
   async unsubscribe(token: string): Promise<{ equipmentType: string } | null> {
     const alertId = verifyUnsubscribeToken(this.linkKey, token);
     if (alertId === null) return null;

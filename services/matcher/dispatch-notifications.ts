@@ -16,7 +16,7 @@ import {
 } from '../alerts/alert-messages.js';
 import { categoryName, toE164 } from '../alerts/alert-rules.js';
 import { alertLinkKey } from '../alerts/alerts-service.js';
-import { unsubscribeUrl } from '../alerts/unsubscribe-tokens.js';
+import { listUnsubscribeHeaders, unsubscribeUrl } from '../alerts/unsubscribe-tokens.js';
 import { entitlementsOf } from '../billing/billing-service.js';
 import type { AppContext } from '../shared/context.js';
 import type { PayloadInput } from '../shared/queues.js';
@@ -129,8 +129,9 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
     if (route.channel === 'sms') {
       messages.push({ messageKey, channel: 'sms', kind: ALERT_MESSAGE_KIND, recipient: route.phone!, subject: '', textBody: renderMatchSms({ listing, event: row.event, appUrl, now }) });
     } else {
-      const email = renderMatchEmail({ alert: messageAlert(row), listing, event: row.event, appUrl, unsubscribeUrl: unsubscribeUrl(appUrl, linkKey, row.alertId), now });
-      messages.push({ messageKey, channel: 'email', kind: ALERT_MESSAGE_KIND, recipient: row.email, subject: email.subject, textBody: email.text, htmlBody: email.html });
+      const unsubscribe = unsubscribeUrl(appUrl, linkKey, row.alertId);
+      const email = renderMatchEmail({ alert: messageAlert(row), listing, event: row.event, appUrl, unsubscribeUrl: unsubscribe, now });
+      messages.push({ messageKey, channel: 'email', kind: ALERT_MESSAGE_KIND, recipient: row.email, subject: email.subject, textBody: email.text, htmlBody: email.html, headers: listUnsubscribeHeaders(unsubscribe) });
     }
     queued.push({ id: row.notificationId, messageKey, channel: route.channel, listingId: row.listingId });
   });
@@ -154,6 +155,7 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
   const appUrl = deps.config.APP_URL;
   const channels = await resolveChannels(deps, digests);
   const jobs: PayloadInput<'notify'>[] = [];
+  const digestMessages: NewOutboxMessage[] = [];
   const queuedIds: number[] = [];
   const optedOut: number[] = [];
 
@@ -170,12 +172,16 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
     if (route.channel === 'sms') {
       jobs.push({ channel: 'sms', messageKey, to: route.phone!, body: renderDigestSms({ alert, items, appUrl }), kind: ALERT_DIGEST_KIND });
     } else {
-      const email = renderDigestEmail({ alert, items, day: d.day, appUrl, unsubscribeUrl: unsubscribeUrl(appUrl, linkKey, d.alertId), now });
+      const unsubscribe = unsubscribeUrl(appUrl, linkKey, d.alertId);
+      const email = renderDigestEmail({ alert, items, day: d.day, appUrl, unsubscribeUrl: unsubscribe, now });
+      // Recorded first with its headers: the notify job's own record of it then changes nothing.
+      digestMessages.push({ messageKey, channel: 'email', kind: ALERT_DIGEST_KIND, recipient: d.email, subject: email.subject, textBody: email.text, htmlBody: email.html, headers: listUnsubscribeHeaders(unsubscribe) });
       jobs.push({ channel: 'email', messageKey, to: d.email, subject: email.subject, text: email.text, html: email.html, kind: ALERT_DIGEST_KIND });
     }
     queuedIds.push(d.digestId);
   });
 
+  await recordQueuedMessages(deps.database.db, digestMessages);
   await deps.queues.enqueueBulk('notify', jobs);
   await markDigestsQueued(deps.database.db, queuedIds);
   await markDigestsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);

@@ -45,6 +45,7 @@ export function sendThroughTransport(deps: Transports, message: OutboxMessage): 
         subject: message.subject,
         text: message.textBody,
         html: message.htmlBody,
+        headers: message.headers,
       });
 }
 

@@ -114,6 +114,11 @@ export async function deleteUserAlert(db: DbOrTx, userId: number, alertId: numbe
   });
 }
 
+export async function findAlertById(db: DbOrTx, alertId: number): Promise<AlertRow | undefined> {
+  const [row] = await db.select().from(alerts).where(eq(alerts.id, alertId));
+  return row;
+}
+
 /** The unsubscribe link's effect: the alert is turned off (whoever is signed in, or no one). */
 export async function deactivateAlert(db: DbOrTx, alertId: number): Promise<AlertRow | undefined> {
   const [row] = await db.update(alerts).set({ isActive: false, updatedAt: sql`now()` }).where(eq(alerts.id, alertId)).returning();
