@@ -21,6 +21,7 @@ import { entitlementsOf } from '../billing/billing-service.js';
 import type { AppContext } from '../shared/context.js';
 import type { PayloadInput } from '../shared/queues.js';
 import { recordQueuedMessages, type NewOutboxMessage } from '../shared/repositories/outbox-repository.js';
+import { suppressedEmails } from '../shared/repositories/suppressions-repository.js';
 import {
   markDigestsQueued,
   markDigestsSkipped,
@@ -39,6 +40,7 @@ type Deps = Pick<AppContext, 'config' | 'database' | 'queues' | 'logger'>;
 
 export const SKIP_ALERT_OFF = 'The alert was turned off before the message was sent';
 export const SKIP_OPTED_OUT = 'The phone number replied STOP';
+export const SKIP_SUPPRESSED = 'The e-mail address bounced or reported spam: re-enable it on the account page';
 
 export function messageAlert(
   row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'dealLevel' | 'minDealScore' | 'includeUnscored' | 'keywords'>,
@@ -114,14 +116,20 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
   const turnedOff = rows.filter((r) => !r.alertActive);
   const live = rows.filter((r) => r.alertActive);
   const channels = await resolveChannels(deps, live);
+  const suppressed = await suppressedEmails(deps.database.db, live.filter((_, i) => channels[i]?.channel === 'email').map((r) => r.email));
   const messages: NewOutboxMessage[] = [];
   const queued: Array<{ id: number; messageKey: string; channel: DeliveryMethod; listingId: number }> = [];
   const optedOut: number[] = [];
+  const bounced: number[] = [];
 
   live.forEach((row, i) => {
     const route = channels[i];
     if (!route) {
       optedOut.push(row.notificationId);
+      return;
+    }
+    if (route.channel === 'email' && suppressed.has(row.email.toLowerCase())) {
+      bounced.push(row.notificationId);
       return;
     }
     const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, valueLow: row.valueLow, valueHigh: row.valueHigh, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state };
@@ -144,6 +152,7 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
   await deps.queues.enqueueBulk('notifyBatch', notifyBatches(queued, deps.config.NOTIFY_BATCH_SIZE));
   await markNotificationsSkipped(deps.database.db, turnedOff.map((r) => r.notificationId), SKIP_ALERT_OFF);
   await markNotificationsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);
+  await markNotificationsSkipped(deps.database.db, bounced, SKIP_SUPPRESSED);
   return messages.length;
 }
 
@@ -154,6 +163,8 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
   const linkKey = alertLinkKey(deps.config);
   const appUrl = deps.config.APP_URL;
   const channels = await resolveChannels(deps, digests);
+  const suppressed = await suppressedEmails(deps.database.db, digests.filter((_, i) => channels[i]?.channel === 'email').map((d) => d.email));
+  const bounced: number[] = [];
   const jobs: PayloadInput<'notify'>[] = [];
   const digestMessages: NewOutboxMessage[] = [];
   const queuedIds: number[] = [];
@@ -163,6 +174,10 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
     const route = channels[i];
     if (!route) {
       optedOut.push(d.digestId);
+      return;
+    }
+    if (route.channel === 'email' && suppressed.has(d.email.toLowerCase())) {
+      bounced.push(d.digestId);
       return;
     }
     const alert = messageAlert(d);
@@ -185,5 +200,6 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
   await deps.queues.enqueueBulk('notify', jobs);
   await markDigestsQueued(deps.database.db, queuedIds);
   await markDigestsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);
+  await markDigestsSkipped(deps.database.db, bounced, SKIP_SUPPRESSED);
   return jobs.length;
 }

@@ -12,6 +12,7 @@ import type { AppContext } from '../../shared/context.js';
 import { HttpError, serviceUnavailable } from '../../shared/errors.js';
 import { findListingDetail } from '../../shared/repositories/listings-repository.js';
 import { requireUser, signedInUser } from '../plugins/auth.js';
+import { alertDeliverabilityRoutes } from './alert-deliverability.js';
 
 const wholeOrText = z.union([z.number(), z.string().max(32, 'Enter a whole number.')], { error: 'Enter a whole number.' }).nullish();
 
@@ -181,6 +182,8 @@ export function alertRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return reply.redirect(listing ? `/deal/${encodeURIComponent(listing.slug)}` : '/dashboard', 302);
       },
     );
+
+    await app.register(alertDeliverabilityRoutes(ctx));
 
     // Twilio posts form-encoded fields and signs URL + sorted fields; one-click unsubscribe posts
     // `List-Unsubscribe=One-Click` form-encoded or as multipart (RFC 8058): parse them in this scope only.
