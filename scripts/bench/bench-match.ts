@@ -85,7 +85,9 @@ async function seed(db: ReturnType<typeof connectDatabase>): Promise<void> {
            CASE WHEN random() < 0.5 THEN (${sqlArray(CONDITIONS)})[1 + floor(random() * 6)::int] END,
            'email',
            CASE WHEN random() < 0.2 THEN 'daily' ELSE 'instant' END,
-           CASE WHEN random() < 0.3 THEN 60 + 10 * floor(random() * 4)::int END,
+           -- 30% ask for a minimum score; the others take any score (premium's minimum 0), so the
+           -- batch matches as many pairs as before deals-only became the default (issue #22).
+           CASE WHEN random() < 0.3 THEN 60 + 10 * floor(random() * 4)::int ELSE 0 END,
            a.kw, CASE WHEN a.kw IS NOT NULL THEN ARRAY[a.kw] END
     FROM (
       SELECT g, 1 + floor(random() * 10)::int AS category_id, random() AS p,
@@ -165,6 +167,10 @@ async function main(): Promise<void> {
 
     // 2. Score written → instant e-mail in the outbox, through the real queues and services.
     const config = parseConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: pg.url, DATA_DIR: dir, JWT_SECRET: randomBytes(32).toString('hex'), APP_URL: 'http://127.0.0.1:8080',
+      // The alerts already had today's instant e-mails from the batch above: without a higher cap
+      // every probe would roll into the digest and nothing would be timed. The cap's work (lock,
+      // count, roll-over) still runs on every dispatch.
+      ALERT_DAILY_EMAIL_CAP: '1000',
       ...(args['match-concurrency'] ? { MATCH_CONCURRENCY: args['match-concurrency'] } : {}),
       ...(args['notify-concurrency'] ? { NOTIFY_CONCURRENCY: args['notify-concurrency'] } : {}),
     });
