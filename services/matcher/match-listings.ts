@@ -2,7 +2,8 @@
  * The match and digest job handlers. A match job records, in one set-based statement, a
  * notification for every active alert the changed listing now satisfies (deals only, unless the
  * alert says otherwise; again only on a material change), then hands the instant ones to the
- * notifier; daily ones, and instant ones beyond the alert's daily cap, wait for the digest. A digest job gathers a day's daily
+ * notifier (those beyond the alert's daily cap become daily at that point); daily ones wait for
+ * the digest. A digest job gathers a day's daily
  * matches into one message per alert. Both are idempotent: a second run sends nothing new.
  */
 import type { AppContext } from '../shared/context.js';
@@ -17,8 +18,7 @@ export type MatchOutcome = { matched: number; queued: number };
 export function createMatchHandler(deps: Deps): JobHandler<'match'> {
   return async (payload: Payload<'match'>): Promise<MatchOutcome> => {
     const now = new Date();
-    const caps = { email: deps.config.ALERT_DAILY_EMAIL_CAP, sms: deps.config.ALERT_DAILY_SMS_CAP };
-    const matched = await matchChangedListings(deps.database.db, [{ listingId: payload.listingId, trigger: payload.event }], now, caps);
+    const matched = await matchChangedListings(deps.database.db, [{ listingId: payload.listingId, trigger: payload.event }], now);
     const queued = await dispatchInstantNotifications(deps, [payload.listingId], now);
     if (matched > 0 || queued > 0) deps.logger.info({ listingId: payload.listingId, event: payload.event, matched, queued }, 'listing matched alerts');
     return { matched, queued };

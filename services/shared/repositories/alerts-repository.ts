@@ -14,7 +14,7 @@ import type { AlertDealLevel, AlertFrequency, DeliveryMethod, NotificationEvent 
 import type { Condition } from '../../../db/schema/listings.js';
 import { parseAlertMessageKey } from '../../alerts/alert-message-keys.js';
 import type { AlertCriteria } from '../../alerts/alert-rules.js';
-import { DEFAULT_DAILY_CAPS, MATERIAL_PRICE_DROP, type DailyCaps } from '../../alerts/alert-matching.js';
+import { MATERIAL_PRICE_DROP, type DailyCaps } from '../../alerts/alert-matching.js';
 import type { DbOrTx } from '../database/db.js';
 import { intArray } from '../database/sql-arrays.js';
 
@@ -134,17 +134,13 @@ export async function deactivateAlert(db: DbOrTx, alertId: number): Promise<Aler
  * when the price is 10% or more below the lowest notified, else `level_up` (keyed by the level)
  * when the deal level is above every level notified — `notificationEvent` in alert-matching.ts.
  * Anything else (a rescore at the same level, a bid going up, the same batch run twice) records
- * nothing. An instant alert's notifications beyond its daily cap (`caps`, per channel and UTC day,
- * best deals first) are recorded as `daily`: they roll into the next digest.
+ * nothing. The daily cap of instant messages is applied when they are dispatched
+ * (`rollOverBeyondDailyCap`), not here: it needs the alerts locked, and this statement stays the
+ * one fast set-based pass.
  */
-export async function matchChangedListings(
-  db: DbOrTx,
-  changes: ChangedListing[],
-  now: Date = new Date(),
-  caps: DailyCaps = DEFAULT_DAILY_CAPS,
-): Promise<number> {
+export async function matchChangedListings(db: DbOrTx, changes: ChangedListing[], now: Date = new Date()): Promise<number> {
   if (changes.length === 0) return 0;
-  const [row] = (await db.execute(matchStatement(changes, now, caps))) as unknown as Array<{ created: number }>;
+  const [row] = (await db.execute(matchStatement(changes, now))) as unknown as Array<{ created: number }>;
   return row?.created ?? 0;
 }
 
@@ -153,9 +149,8 @@ const rankOf = (badge: SQL) => sql`CASE WHEN ${badge} IS NULL THEN 0 WHEN ${badg
 const badgeOf = (dealScore: SQL) => sql`CASE WHEN ${dealScore} IS NULL THEN NULL ELSE least(100, greatest(0, ceil(${dealScore} / 10.0)))::int END`;
 
 /** The matching statement itself (the benchmark prints its plan). */
-export function matchStatement(changes: ChangedListing[], now: Date, caps: DailyCaps = DEFAULT_DAILY_CAPS): SQL {
+export function matchStatement(changes: ChangedListing[], now: Date): SQL {
   const events = JSON.stringify(changes.map((c) => ({ listing_id: c.listingId, trigger: c.trigger })));
-  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   return sql`
     WITH changed AS (
       SELECT DISTINCT ON (l.id)
@@ -205,31 +200,10 @@ export function matchStatement(changes: ChangedListing[], now: Date, caps: Daily
         AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
         AND (prev.alert_id IS NULL OR k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} OR k.rank > prev.best_rank)
     ),
-    -- The daily cap: instant messages already recorded today for the alerts concerned…
-    sent_today AS MATERIALIZED (
-      SELECT n.alert_id, count(*)::int AS sent
-      FROM alert_notifications n
-      WHERE n.alert_id IN (SELECT alert_id FROM candidates WHERE frequency = 'instant')
-        AND n.frequency = 'instant' AND n.created_at >= ${dayStart.toISOString()}::timestamptz
-      GROUP BY n.alert_id
-    ),
-    -- …and the best deals of this batch first in what is left of it.
-    ranked AS (
-      SELECT c.*, row_number() OVER (PARTITION BY c.alert_id ORDER BY c.badge DESC NULLS LAST, c.listing_id) AS nth
-      FROM candidates c
-      WHERE c.frequency = 'instant'
-    ),
     inserted AS (
       INSERT INTO alert_notifications (alert_id, user_id, listing_id, event, event_key, trigger, channel, frequency, price_usd, deal_score)
-      SELECT r.alert_id, r.user_id, r.listing_id, r.event, r.event_key, r.trigger, r.delivery_method,
-             CASE WHEN coalesce(s.sent, 0) + r.nth <= CASE WHEN r.delivery_method = 'sms' THEN ${caps.sms}::int ELSE ${caps.email}::int END
-                  THEN 'instant' ELSE 'daily' END,
-             r.price_usd, r.deal_score
-      FROM ranked r LEFT JOIN sent_today s ON s.alert_id = r.alert_id
-      UNION ALL
       SELECT c.alert_id, c.user_id, c.listing_id, c.event, c.event_key, c.trigger, c.delivery_method, c.frequency, c.price_usd, c.deal_score
       FROM candidates c
-      WHERE c.frequency <> 'instant'
       ON CONFLICT DO NOTHING
       RETURNING 1
     )
@@ -283,8 +257,8 @@ const deliveryColumns = sql`
  * notifier, those beyond their alert's cap for the UTC day (counting every other instant
  * notification of the alert that day, best deals of this lot first) become `daily`: they go out
  * in the next digest. The alerts' rows are locked (in id order) so that match jobs running at
- * once decide one after another, each seeing the others' decisions; the matcher's statement
- * already rolls over most of them, this closes the race between concurrent jobs.
+ * once decide one after another, each seeing the others' decisions (a cap counted inside the
+ * matching statement would let two jobs at once both take the last slot).
  */
 export async function rollOverBeyondDailyCap(db: DbOrTx, listingIds: number[], now: Date, caps: DailyCaps): Promise<number> {
   if (listingIds.length === 0) return 0;
