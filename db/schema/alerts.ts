@@ -56,6 +56,9 @@ export const alerts = pgTable(
     /** Lower-cased words that must all occur in the listing's title, make, model or description. */
     keywordTerms: text('keyword_terms').array(),
     isActive: boolean('is_active').notNull().default(true),
+    /** The daily cap's count: the UTC day (`YYYY-MM-DD`) and the instant messages kept that day. */
+    capDay: text('cap_day'),
+    capUsed: integer('cap_used').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -97,6 +100,8 @@ export const alertNotifications = pgTable(
     dealScore: integer('deal_score'),
     messageKey: text('message_key'),
     digestId: integer('digest_id'),
+    /** The daily cap has decided this instant notification (kept, or rolled into the digest). */
+    capCounted: boolean('cap_counted').notNull().default(false),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
@@ -109,8 +114,6 @@ export const alertNotifications = pgTable(
     index('alert_notifications_user_idx').on(t.userId, t.createdAt),
     index('alert_notifications_digest_idx').on(t.digestId).where(sql`digest_id IS NOT NULL`),
     index('alert_notifications_digest_due_idx').on(t.alertId).where(sql`status = 'pending' AND frequency = 'daily'`),
-    // The daily cap counts an alert's instant messages of the day: a handful of rows per alert.
-    index('alert_notifications_instant_day_idx').on(t.alertId, t.createdAt).where(sql`frequency = 'instant'`),
   ],
 );
 

@@ -254,48 +254,67 @@ const deliveryColumns = sql`
 
 /**
  * The daily cap, strictly: before these listings' pending instant notifications are handed to the
- * notifier, those beyond their alert's cap for the UTC day (counting every other instant
- * notification of the alert that day, best deals of this lot first) become `daily`: they go out
- * in the next digest. The alerts' rows are locked (in id order) so that match jobs running at
- * once decide one after another, each seeing the others' decisions (a cap counted inside the
- * matching statement would let two jobs at once both take the last slot).
+ * notifier, those beyond their alert's cap for the UTC day become `daily`: they go out in the next
+ * digest (best deals of this lot kept first). The alert row carries the day's count (`cap_day`,
+ * `cap_used`), so deciding costs a few rows whatever the day's volume; each decided notification
+ * is marked `cap_counted`, so a job run again (after a crash between this and the queueing)
+ * neither counts it twice nor decides it again. The alerts' rows are locked (in id order) so that
+ * match jobs running at once decide one after another, each seeing the others' counts.
  */
 export async function rollOverBeyondDailyCap(db: DbOrTx, listingIds: number[], now: Date, caps: DailyCaps): Promise<number> {
   if (listingIds.length === 0) return 0;
-  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+  const statements = dailyCapStatements(listingIds, now, caps);
   return db.transaction(async (tx) => {
-    const locked = (await tx.execute(sql`
+    const locked = (await tx.execute(statements.lock)) as unknown as Array<{ id: number }>;
+    if (locked.length === 0) return 0;
+    const [row] = (await tx.execute(statements.rollOver)) as unknown as Array<{ rolled: number }>;
+    return row?.rolled ?? 0;
+  });
+}
+
+/** The daily cap's two statements: lock the alerts, then decide (the benchmark prints their plans). */
+export function dailyCapStatements(listingIds: number[], now: Date, caps: DailyCaps): { lock: SQL; rollOver: SQL } {
+  const day = now.toISOString().slice(0, 10);
+  const undecided = sql`n.listing_id = ANY(${intArray(listingIds)}) AND n.status = 'pending' AND n.frequency = 'instant' AND NOT n.cap_counted`;
+  const lock = sql`
       SELECT a.id FROM alerts a
-      WHERE a.id IN (SELECT n.alert_id FROM alert_notifications n
-                     WHERE n.listing_id = ANY(${intArray(listingIds)}) AND n.status = 'pending' AND n.frequency = 'instant')
+      WHERE a.id IN (SELECT n.alert_id FROM alert_notifications n WHERE ${undecided})
       ORDER BY a.id
       FOR UPDATE
-    `)) as unknown as Array<{ id: number }>;
-    if (locked.length === 0) return 0;
-    const rolled = (await tx.execute(sql`
+    `;
+  const rollOver = sql`
       WITH mine AS (
         SELECT n.id, n.alert_id,
                row_number() OVER (PARTITION BY n.alert_id ORDER BY n.deal_score DESC NULLS LAST, n.id) AS nth
         FROM alert_notifications n
-        WHERE n.listing_id = ANY(${intArray(listingIds)}) AND n.status = 'pending' AND n.frequency = 'instant'
+        WHERE ${undecided}
       ),
-      others AS (
-        SELECT n.alert_id, count(*)::int AS used
-        FROM alert_notifications n
-        WHERE n.alert_id IN (SELECT alert_id FROM mine) AND n.frequency = 'instant'
-          AND n.created_at >= ${dayStart}::timestamptz AND n.id NOT IN (SELECT id FROM mine)
-        GROUP BY n.alert_id
+      budget AS (
+        SELECT a.id AS alert_id,
+               CASE WHEN a.delivery_method = 'sms' THEN ${caps.sms}::int ELSE ${caps.email}::int END
+                 - CASE WHEN a.cap_day = ${day} THEN a.cap_used ELSE 0 END AS room
+        FROM alerts a
+        WHERE a.id IN (SELECT alert_id FROM mine)
+      ),
+      decided AS (
+        UPDATE alert_notifications n
+        SET cap_counted = true, frequency = CASE WHEN m.nth > b.room THEN 'daily' ELSE n.frequency END, updated_at = now()
+        FROM mine m
+        JOIN budget b ON b.alert_id = m.alert_id
+        WHERE n.id = m.id
+        RETURNING n.alert_id, n.frequency
+      ),
+      -- A data-modifying CTE runs whether or not it is referenced; every CTE sees the alerts as
+      -- they were before this statement, so the day's count is read and written once.
+      counted AS (
+        UPDATE alerts a
+        SET cap_day = ${day}, cap_used = CASE WHEN a.cap_day = ${day} THEN a.cap_used ELSE 0 END + k.kept
+        FROM (SELECT alert_id, count(*) FILTER (WHERE frequency = 'instant')::int AS kept FROM decided GROUP BY alert_id) k
+        WHERE a.id = k.alert_id
       )
-      UPDATE alert_notifications n SET frequency = 'daily', updated_at = now()
-      FROM mine m
-      JOIN alerts a ON a.id = m.alert_id
-      LEFT JOIN others o ON o.alert_id = m.alert_id
-      WHERE n.id = m.id
-        AND coalesce(o.used, 0) + m.nth > CASE WHEN a.delivery_method = 'sms' THEN ${caps.sms}::int ELSE ${caps.email}::int END
-      RETURNING n.id
-    `)) as unknown as Array<{ id: number }>;
-    return rolled.length;
-  });
+      SELECT count(*) FILTER (WHERE frequency = 'daily')::int AS rolled FROM decided
+    `;
+  return { lock, rollOver };
 }
 
 /** Instant notifications of these listings not yet handed to the notifier (also after a crash). */
