@@ -15,7 +15,7 @@ import { badgeScore } from '../../services/alerts/alert-matching.js';
 import { createDigestHandler } from '../../services/matcher/match-listings.js';
 import { startMatcher } from '../../services/matcher/index.js';
 import { startNotifier } from '../../services/notifier/index.js';
-import { listAlertNotifications, matchChangedListings } from '../../services/shared/repositories/alerts-repository.js';
+import { listAlertNotifications, matchChangedListings, rollOverBeyondDailyCap } from '../../services/shared/repositories/alerts-repository.js';
 import { listMessages } from '../../services/shared/repositories/outbox-repository.js';
 import type { ServiceHandle } from '../../services/shared/service.js';
 import { bearer, registerUser, type SignedIn } from '../support/accounts.js';
@@ -127,6 +127,19 @@ describe('alerts buyers keep (issue #22)', () => {
     expect(digestMail!.textBody).toContain(`…and ${rolled - 20} more: http://localhost:8080/alerts`);
     // Still 5 instant e-mails: the digest did not send the capped ones one by one.
     expect((await listMessages(ctx.database.db, { to: buyer.user.email, limit: 200 })).filter((m) => m.kind === 'alert')).toHaveLength(5);
+
+    // The day's count lives on the alert; a dispatch run again (as after a crash) decides nothing
+    // twice, and a new UTC day starts from an empty count.
+    const capOf = async () => ((await ctx.database.db.execute(sql`SELECT cap_day, cap_used FROM alerts WHERE id = ${alert.id}`)) as unknown as Array<{ cap_day: string; cap_used: number }>)[0]!;
+    expect(await capOf()).toEqual({ cap_day: day, cap_used: 5 });
+    const caps = { email: 5, sms: 3 };
+    expect(await rollOverBeyondDailyCap(ctx.database.db, lots.map((l) => l.id), new Date(), caps)).toBe(0);
+    expect(await capOf()).toEqual({ cap_day: day, cap_used: 5 });
+    const tomorrow = new Date(Date.now() + 24 * HOUR);
+    const [late, later] = await insertListings(ctx.database.db, source, [excavator(100, 880), excavator(101, 950)]);
+    await matchChangedListings(ctx.database.db, [late!, later!].map((l) => ({ listingId: l.id, trigger: 'scored' as const })), tomorrow);
+    expect(await rollOverBeyondDailyCap(ctx.database.db, [late!.id, later!.id], tomorrow, caps)).toBe(0);
+    expect(await capOf()).toEqual({ cap_day: tomorrow.toISOString().slice(0, 10), cap_used: 2 });
   }, 90_000);
 
   it('unscored lots only by opt-in; excellent only narrows', async () => {
