@@ -12,22 +12,24 @@
  * secondary indexes are dropped first and rebuilt after (the usual bulk-load practice), from the
  * exact definitions the migrations created.
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
+import cliProgress from 'cli-progress';
 import { parse } from 'csv-parse';
 import postgres from 'postgres';
 import { categoryIdByName, OTHER_CATEGORY_ID } from '../services/shared/categories.js';
 import { loadConfig } from '../services/shared/config.js';
 import { runMigrations } from '../services/shared/database/db.js';
-import { startEmbeddedPostgres } from '../services/shared/database/embedded-postgres.js';
+import { findRunningEmbeddedPostgres, startEmbeddedPostgres } from '../services/shared/database/embedded-postgres.js';
 import { readFastIron, readSalePrices } from '../services/shared/datasets/fastiron.js';
 import { listingSlug } from '../services/shared/slug.js';
 import { toStateCode, US_STATES } from '../services/shared/us-states.js';
 import { seededRandom } from '../services/shared/seeded-random.js';
+import { missingSharedDataMessage, requireSharedData } from './cli/shared-data.js';
 
 /** A lot to copy from: a real record's identity, with its real price as the price anchor. */
 export type LotTemplate = {
@@ -281,7 +283,15 @@ export function lotLine(i: number, templates: LotTemplate[], sources: Array<{ id
   return `${values.map(tsv).join('\t')}\n`;
 }
 
-export type SeedOptions = { count: number; sharedDir: string; seed?: number; log?: (line: string) => void; batchSize?: number };
+export type SeedOptions = {
+  count: number;
+  sharedDir: string;
+  seed?: number;
+  log?: (line: string) => void;
+  batchSize?: number;
+  /** Called as rows are written (every few hundred lots): how many so far, of how many. */
+  onProgress?: (written: number, total: number) => void;
+};
 
 /** Replaces the benchmark sources' listings with `count` new ones. Returns the seconds it took. */
 export async function seedListings(sql: postgres.Sql, opts: SeedOptions): Promise<number> {
@@ -328,9 +338,11 @@ export async function seedListings(sql: postgres.Sql, opts: SeedOptions): Promis
           if (chunk.length > 1 << 16) {
             yield chunk;
             chunk = '';
+            opts.onProgress?.(i + 1, opts.count);
           }
         }
         if (chunk) yield chunk;
+        opts.onProgress?.(to, opts.count);
       }
       await pipeline(Readable.from(lines()), writable);
       log(`copied ${to.toLocaleString('en-US')} / ${opts.count.toLocaleString('en-US')} listings (${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -351,33 +363,92 @@ export async function seedListings(sql: postgres.Sql, opts: SeedOptions): Promis
   return seconds;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      count: { type: 'string' },
-      'database-url': { type: 'string' },
-      seed: { type: 'string', default: '1' },
+const USAGE = 'Usage: npm run seed -- --count <N> [--seed <S>] [--database-url <URL>]   (1 ≤ N ≤ 20,000,000)\n';
+
+/** A bar on a terminal; elsewhere (a log, CI) a line every tenth of the way. */
+function progressReporter(): { update(written: number, total: number): void; stop(): void } {
+  if (process.stdout.isTTY) {
+    const bar = new cliProgress.SingleBar({ format: 'listings [{bar}] {percentage}% | {value}/{total} | {duration_formatted}', hideCursor: true }, cliProgress.Presets.shades_classic);
+    let started = false;
+    return {
+      update(written, total) {
+        if (!started) bar.start(total, 0);
+        started = true;
+        bar.update(written);
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let lastTenth = 0;
+  return {
+    update(written, total) {
+      const tenth = Math.floor((10 * written) / total);
+      if (tenth > lastTenth) process.stdout.write(`${(10 * tenth).toString().padStart(3)}%  ${written.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} listings\n`);
+      lastTenth = Math.max(lastTenth, tenth);
     },
-  });
+    stop() {},
+  };
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        count: { type: 'string' },
+        'database-url': { type: 'string' },
+        seed: { type: 'string', default: '1' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    // node:util's own message (unknown option, missing value), then the usage.
+    process.stderr.write(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}Fills the database with N synthetic benchmark listings (sources bench-*, disabled), replacing earlier ones.\n`);
+    return 0;
+  }
   const count = Number(values.count);
   if (!Number.isInteger(count) || count < 1 || count > 20_000_000) {
-    process.stderr.write('usage: npm run seed -- --count N [--database-url URL] [--seed S]   (1 ≤ N ≤ 20,000,000)\n');
-    process.exit(2);
+    process.stderr.write(USAGE);
+    return 2;
   }
   const config = loadConfig();
-  const embedded = values['database-url'] || config.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir: config.DATA_DIR });
-  const url = values['database-url'] ?? config.DATABASE_URL ?? embedded!.url;
+  try {
+    requireSharedData(config.SHARED_DIR, 'data/bulldozers', 'data/westauction_lots', 'data/tractor_sales_ucf');
+  } catch (err) {
+    process.stderr.write(missingSharedDataMessage(err, config.SHARED_DIR) ?? `${(err as Error).message}\n`);
+    return 1;
+  }
+  // Beside a running product, its embedded database (as the operator CLI does); else one of our own.
+  const running = values['database-url'] || config.DATABASE_URL ? undefined : findRunningEmbeddedPostgres(config.DATA_DIR);
+  const embedded = values['database-url'] || config.DATABASE_URL || running ? undefined : await startEmbeddedPostgres({ dataDir: config.DATA_DIR });
+  const url = values['database-url'] ?? config.DATABASE_URL ?? running ?? embedded!.url;
   const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const progress = progressReporter();
   try {
     await runMigrations(url);
-    if (!existsSync(path.join(config.SHARED_DIR, 'data'))) throw new Error(`no data folder under SHARED_DIR=${config.SHARED_DIR}`);
-    await seedListings(sql, { count, sharedDir: config.SHARED_DIR, seed: Number(values.seed), log: (l) => process.stdout.write(`${l}\n`) });
+    process.stdout.write(`reading lot templates from ${config.SHARED_DIR}/data…\n`);
+    await seedListings(sql, {
+      count,
+      sharedDir: config.SHARED_DIR,
+      seed: Number(values.seed),
+      onProgress: (written, total) => progress.update(written, total),
+      log: (l) => {
+        // Lines between bar updates would tear the bar: they wait for its end.
+        if (!process.stdout.isTTY || !/^copied /.test(l)) process.stdout.write(`${l}\n`);
+      },
+    });
+    return 0;
   } finally {
+    progress.stop();
     await sql.end({ timeout: 5 });
     await embedded?.stop();
   }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  await main();
+  process.exit(await main());
 }

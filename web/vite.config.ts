@@ -6,5 +6,5 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [react(), tailwindcss()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
-  server: { proxy: { '/api': 'http://localhost:8080' } },
+  server: { proxy: { '/api': 'http://localhost:8080', '/docs': 'http://localhost:8080' } },
 });

@@ -1,4 +1,5 @@
 import {
+  date,
   doublePrecision,
   index,
   integer,
@@ -21,7 +22,11 @@ export type ListingStatus = (typeof LISTING_STATUSES)[number];
 export const CONDITIONS = ['New', 'Like New', 'Good', 'Fair', 'Poor', 'Parts Only'] as const;
 export type Condition = (typeof CONDITIONS)[number];
 
-export type Comparable = { title: string; price: number; sold_at: string; source: string; url: string | null };
+/**
+ * A comparable sale as stored on the listing: `price` in the dollars of the valuation's date
+ * (`valuation_as_of`), `original_price` as it sold (absent on scores written before issue 18).
+ */
+export type Comparable = { title: string; price: number; original_price?: number; sold_at: string; source: string; url: string | null };
 
 /**
  * One lot at one source, unique per (source, external id). `price` is what the buyer would pay
@@ -74,6 +79,10 @@ export const listings = pgTable(
     comparables: jsonb('comparables').$type<Comparable[]>(),
     modelVersion: integer('model_version'),
     scoredAt: timestamp('scored_at', { withTimezone: true }),
+    /** Why there is no deal score, for the buyer (the deal page shows it); null when scored. */
+    scoreReason: text('score_reason'),
+    /** The date (YYYY-MM-DD) whose market and dollars the valuation is in. */
+    valuationAsOf: date('valuation_as_of', { mode: 'string' }),
 
     /** The last fetched payload, kept so a parser fix can re-parse without re-crawling. */
     rawPayload: jsonb('raw_payload'),

@@ -1,6 +1,9 @@
 import { entitlementsOf } from '../../services/billing/billing-service.js';
 import { activeAlertCountsByUser, notificationCountsSince } from '../../services/shared/repositories/alerts-repository.js';
-import type { CliCommand } from './command.js';
+import { parseArgs, type CliCommand, type FlagSpec } from './command.js';
+
+const FLAGS: Record<string, FlagSpec> = { json: { kind: 'boolean', help: 'print JSON instead of tables' } };
+import { textTable } from './table.js';
 
 /**
  * `npm run cli -- alerts`: active alerts by plan and frequency, and the last 24 hours'
@@ -10,7 +13,10 @@ import type { CliCommand } from './command.js';
 export const alertsCommand: CliCommand = {
   name: 'alerts',
   summary: 'Count active alerts by plan and frequency, and the last 24 h of notifications by status',
-  async run(ctx) {
+  usage: '[--json]',
+  flags: FLAGS,
+  async run(ctx, args) {
+    const json = parseArgs(args, FLAGS).flags.json === true;
     const perUser = await activeAlertCountsByUser(ctx.database.db);
     // The plan is billing's rule (grace periods, cancellations): asked only for users with a subscription record.
     const plans = new Map<number, string>();
@@ -28,6 +34,14 @@ export const alertsCommand: CliCommand = {
     }
     const alerts = [...byPlan.values()].sort((a, b) => (a.plan + a.frequency).localeCompare(b.plan + b.frequency));
     const notifications = await notificationCountsSince(ctx.database.db, new Date(Date.now() - 24 * 3600_000));
+    if (json) {
+      const record = {
+        alerts: alerts.map((e) => ({ plan: e.plan, frequency: e.frequency, alerts: e.alerts, users: e.users.size })),
+        notificationsLast24h: notifications.map((n) => ({ status: n.status, frequency: n.frequency, count: n.count })),
+      };
+      process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+      return;
+    }
     process.stdout.write(
       [
         'Active alerts',
@@ -40,11 +54,3 @@ export const alertsCommand: CliCommand = {
     );
   },
 };
-
-/** Columns padded to their widest cell; numbers right-aligned. */
-export function textTable(header: string[], rows: Array<Array<string | number>>): string[] {
-  if (rows.length === 0) return ['(none)'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells: Array<string | number>) => cells.map((c, i) => (typeof c === 'number' ? String(c).padStart(widths[i]!) : String(c).padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)];
-}

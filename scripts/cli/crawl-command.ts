@@ -9,10 +9,19 @@ import type { CrawlRun } from '../../db/schema/crawl.js';
 import { startDemoSite, type DemoSite } from '../demo-site/demo-server.js';
 import { createRegistry } from '../../services/crawler/adapters/index.js';
 import { requestCrawl, waitForRun } from '../../services/crawler/crawl-requests.js';
-import { startCrawlWorker, syncSourcesFromConfig } from '../../services/crawler/index.js';
+import { startCrawlWorker } from '../../services/crawler/index.js';
 import { listRunErrors } from '../../services/shared/repositories/crawl-errors-repository.js';
+import { findSourceByName } from '../../services/shared/repositories/sources-repository.js';
 import type { AppContext } from '../../services/shared/context.js';
-import { parseArgs, type CliCommand } from './command.js';
+import { CliUsageError, parseArgs, type CliCommand, type FlagSpec } from './command.js';
+import { requireSharedData } from './shared-data.js';
+
+const FLAGS: Record<string, FlagSpec> = {
+  source: { kind: 'value', help: 'the source to crawl (`npm run sources` lists them)' },
+  once: { kind: 'boolean', help: 'crawl it here, to the end, with progress and a summary (else: queued for the running crawler)' },
+  'dry-run': { kind: 'boolean', help: 'fetch and parse, count what would change, store nothing' },
+  limit: { kind: 'value', help: 'stop after this many lots' },
+};
 
 function seconds(run: CrawlRun): string {
   const end = run.finishedAt ?? new Date();
@@ -38,44 +47,47 @@ export const crawlCommand: CliCommand = {
   name: 'crawl',
   summary: 'Crawl one source now (--once: here, with progress and a summary)',
   usage: '--source <name> [--once] [--dry-run] [--limit <lots>]',
+  flags: FLAGS,
   async run(baseCtx, args) {
-    const { flags } = parseArgs(args);
+    const { flags } = parseArgs(args, FLAGS);
     const registry = createRegistry();
     const name = typeof flags.source === 'string' ? flags.source : undefined;
-    if (!name || !registry.has(name)) {
-      process.stderr.write(`${name ? `Unknown source "${name}". ` : '--source is required. '}Sources: ${[...registry.keys()].join(', ')}\n`);
-      return 2;
-    }
+    if (!name || !registry.has(name)) throw new CliUsageError(`${name ? `Unknown source "${name}".` : '--source is required.'} Sources: ${[...registry.keys()].join(', ')}.`);
     let limit: number | null = null;
     if (flags.limit !== undefined) {
       limit = Number(flags.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) {
-        process.stderr.write('--limit must be a whole number of lots from 1 to 1000000\n');
-        return 2;
-      }
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) throw new CliUsageError('--limit must be a whole number of lots from 1 to 1000000.');
     }
     const once = flags.once === true;
     const dryRun = flags['dry-run'] === true;
 
+    // Without --once the running product's crawler does the work, with its own configuration
+    // (its demo site, its base URLs): this shell's settings do not matter and nothing here
+    // rewrites the sources it registered at its start.
+    if (!once) {
+      const source = await findSourceByName(baseCtx.database.db, name);
+      if (!source) {
+        process.stderr.write(`Source "${name}" is not registered yet: the crawler registers sources when it starts (\`npm start\`). Use --once to crawl it here.\n`);
+        return 1;
+      }
+      const run = await requestCrawl(baseCtx, name, { dryRun, limit });
+      process.stdout.write(
+        `Queued ${dryRun ? 'dry run' : 'crawl run'} #${run.id} of ${name}${source.enabled ? '' : ' (disabled for scheduled crawls; a manual run still goes)'}; a running crawler carries it out. \`npm run sources\` shows the result.\n`,
+      );
+      return 0;
+    }
+
     let site: DemoSite | undefined;
     let ctx: AppContext = baseCtx;
     if (name === 'demo' && !ctx.config.DEMO_SITE_URL) {
-      if (!once) {
-        process.stderr.write('The demo source needs the demo site: use --once (starts one here) or `npm run demo`.\n');
-        return 2;
-      }
+      // The demo site's catalog is built from the licensed sales records.
+      requireSharedData(ctx.config.SHARED_DIR, 'data/bulldozers', 'data/westauction_lots');
       site = await startDemoSite({ sharedDir: ctx.config.SHARED_DIR, seed: ctx.config.DEMO_SITE_SEED, lots: ctx.config.DEMO_SITE_LOTS, speed: ctx.config.DEMO_SITE_SPEED });
       process.stdout.write(`Demo auction site started at ${site.url}\n`);
       ctx = { ...ctx, config: { ...ctx.config, DEMO_SITE_URL: site.url } };
     }
     try {
-      await syncSourcesFromConfig(ctx, registry);
-      if (!once) {
-        const run = await requestCrawl(ctx, name, { dryRun, limit });
-        process.stdout.write(`Queued crawl run #${run.id} of ${name}; a running crawler carries it out. \`npm run sources\` shows the result.\n`);
-        return 0;
-      }
-      const worker = await startCrawlWorker(ctx, { registry });
+      const worker = await startCrawlWorker(ctx, { registry, sourceSync: 'missing-only' });
       const bar = new cliProgress.SingleBar(
         { format: `${name} [{bar}] {value}/{total} steps | pages {pages} | new {lotsNew} updated {lotsUpdated} unchanged {lotsUnchanged} | errors {errors}`, hideCursor: true, noTTYOutput: false },
         cliProgress.Presets.shades_classic,

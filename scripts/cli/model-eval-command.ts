@@ -6,14 +6,19 @@
  * priced rows, next to the per-model-median baseline. Needs no database.
  */
 import { readFastIron, readSalePrices } from '../../services/shared/datasets/fastiron.js';
-import { evaluate, modelMedianBaseline, type EvaluationFigures } from '../../services/valuation/evaluation.js';
-import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
+import path from 'node:path';
+import { CATEGORIES, OTHER_CATEGORY_ID } from '../../services/shared/categories.js';
+import { readWestAuction } from '../../services/shared/datasets/westauction.js';
+import { evaluate, modelMedianBaseline, protocolFigures, type EvaluationFigures, type ProtocolFigures, type ProtocolRow } from '../../services/valuation/evaluation.js';
+import { saleSource, trainFairValueModel, type FairValueModel } from '../../services/valuation/fair-value-model.js';
+import { westAuctionToSale } from '../../services/valuation/westauction-sales.js';
 import { fastIronToSale } from '../../services/valuation/fastiron-sales.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { parseArgs, type CliCommand } from './command.js';
 
 export const MODEL_EVAL_USAGE =
-  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD]';
+  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--json]\n' +
+  '       model:eval --protocol west [--data <shared data dir>] [--json]';
 
 export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
   const v = flags[name];
@@ -46,9 +51,94 @@ function row(name: string, f: EvaluationFigures) {
   return { model: name, rows: f.rows, RMSLE: f.rmsle.toFixed(4), 'median APE': pct(f.medianApe), 'in 10–90% range': pct(f.coverage), 'median range width': pct(f.medianRangeWidth) };
 }
 
+function protocolRows(model: FairValueModel, train: TrainingSale[], test: TrainingSale[]): ProtocolRow[] {
+  const medianOf = (values: number[]) => {
+    const s = [...values].sort((a, b) => a - b);
+    return s.length === 0 ? NaN : s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2;
+  };
+  // Baselines from the test's own market: the same source's training sales (per type, else all of
+  // that source), falling back to every source. Fast Iron's dealer-auction prices would make a
+  // baseline for online surplus lots far too easy to beat.
+  const sourceTrain = (source: string) => train.filter((s) => saleSource(s) === source);
+  const cache = new Map<string, { global: number; byType: Map<number | null, number> }>();
+  const medians = (source: string) => {
+    let found = cache.get(source);
+    if (!found) {
+      const own = sourceTrain(source);
+      const rows = own.length >= 30 ? own : train;
+      const byType = new Map<number | null, number>();
+      for (const type of new Set(rows.map((r) => r.categoryId))) byType.set(type, medianOf(rows.filter((r) => r.categoryId === type).map((r) => r.price)));
+      cache.set(source, (found = { global: medianOf(rows.map((r) => r.price)), byType }));
+    }
+    return found;
+  };
+  const valuations = model.valueAll(test);
+  return test.map((s, i) => {
+    const m = medians(saleSource(s));
+    return {
+      type: typeName(s),
+      truth: s.price,
+      valuation: model.valuesType(s.categoryId) ? valuations[i]! : null,
+      globalMedian: m.global,
+      typeMedian: m.byType.get(s.categoryId) ?? m.global,
+    };
+  });
+}
+
+const typeName = (s: TrainingSale) => CATEGORIES.find((c) => c.id === s.categoryId)?.slug ?? String(s.categoryId);
+
+function printProtocol(figures: ProtocolFigures, out: (line: string) => void) {
+  const f = (v: number) => (Number.isFinite(v) ? v.toFixed(4) : 'n/a');
+  out(`valued ${pct(figures.valued_share)} of ${figures.rows}; RMSLE ${f(figures.rmsle)} (baselines on the same lots: per-type median ${f(figures.baselines.per_type_median)}, global median ${f(figures.baselines.global_median)}; ratio ${f(figures.rmsle / figures.baselines.per_type_median)})`);
+  out(`median APE ${pct(figures.median_ape)}; 10–90% range holds ${pct(figures.range_coverage)} (below ${pct(figures.below_range)}, above ${pct(figures.above_range)})`);
+  console.table(
+    Object.entries(figures.per_type).map(([type, t]) => ({ type, rows: t.rows, valued: pct(t.valued_share), RMSLE: f(t.rmsle), 'median log error': f(t.median_log_error) })),
+  );
+}
+
+const WEST_TEST_FROM = new Date('2025-07-01T00:00:00Z');
+
+async function runWestProtocol(flags: Record<string, string | true>, out: (line: string) => void): Promise<number> {
+  const dir = typeof flags.data === 'string' ? flags.data : path.resolve('../shared/data');
+  const fi = path.join(dir, 'bulldozers');
+  const fastIron = [
+    ...(await loadSales([path.join(fi, 'Train_first10931rows.csv.gz')], undefined, () => true)).sales,
+    ...(await loadSales([path.join(fi, 'Valid.csv.gz')], path.join(fi, 'ValidSolution_2012-01_to_02.csv'), () => true)).sales,
+  ];
+  const west: TrainingSale[] = [];
+  for await (const record of readWestAuction(path.join(dir, 'westauction_lots', 'westauction_lots.csv.gz'))) {
+    const sale = westAuctionToSale(record);
+    if (sale) west.push(sale);
+  }
+  const train = [...fastIron, ...west.filter((s) => s.soldAt < WEST_TEST_FROM)];
+  const test = west.filter((s) => s.soldAt >= WEST_TEST_FROM);
+  out(`train: ${fastIron.length} Fast Iron sales + ${train.length - fastIron.length} West Auctions machine lots closed before ${WEST_TEST_FROM.toISOString().slice(0, 10)}`);
+  const counts = new Map<string, number>();
+  for (const s of test) {
+    const key = s.categoryId === OTHER_CATEGORY_ID ? `other (${String(s.attributes.machine_kind)})` : typeName(s);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  out(`test:  ${test.length} West Auctions machine lots closed from ${WEST_TEST_FROM.toISOString().slice(0, 10)}: ${[...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  const started = process.cpuUsage();
+  const { model, seconds } = trainFairValueModel(train);
+  const cpu = process.cpuUsage(started);
+  out(`trained in ${seconds.toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU: ${model.treeCount} trees`);
+  for (const [source, h] of Object.entries(model.data.holdout.bySource ?? {})) {
+    out(`training period, latest ${h.rows} ${source} sales held out: RMSLE ${h.rmsle.toFixed(4)}, median log error ${h.medianLogError.toFixed(4)}`);
+  }
+  const figures = protocolFigures(protocolRows(model, train, test));
+  printProtocol(figures, out);
+  if (flags.json) out(JSON.stringify(figures));
+  return 0;
+}
+
 export async function runModelEval(args: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const { flags } = parseArgs(args);
   try {
+    if (flags.protocol !== undefined) {
+      if (flags.protocol !== 'west') throw new UsageError('--protocol takes west (or leave it out and pass --train and --test)');
+      return await runWestProtocol(flags, out);
+    }
     if (typeof flags.train !== 'string' || typeof flags.test !== 'string') throw new UsageError('--train and --test are required');
     const trainBefore = dateFlag(flags, 'train-before');
     const testFrom = dateFlag(flags, 'test-from');
@@ -74,6 +164,9 @@ export async function runModelEval(args: string[], out: (line: string) => void =
     const baseline = evaluate(truth, modelMedianBaseline(train.sales, test.sales));
     console.table([row('boosted trees (fair value)', figures), row('baseline: per-model median', baseline)]);
     out(`predicted ${test.sales.length} in ${(predictSeconds * 1000).toFixed(0)} ms`);
+    const protocol = protocolFigures(protocolRows(model, train.sales, test.sales));
+    out(`below the range ${pct(protocol.below_range)}, above ${pct(protocol.above_range)}; valued ${pct(protocol.valued_share)}`);
+    if (flags.json) out(JSON.stringify(protocol));
     return 0;
   } catch (err) {
     if (err instanceof UsageError || (err as NodeJS.ErrnoException).code === 'ENOENT') {

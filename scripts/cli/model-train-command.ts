@@ -11,10 +11,12 @@ export const modelTrainCommand: CliCommand = {
   async run(ctx, args) {
     const { flags } = parseArgs(args);
     try {
-      const info = await trainAndStoreModel(ctx.database.db);
+      const started = Date.now();
+      const progress = (message: string) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${message}\n`);
+      const info = await trainAndStoreModel(ctx.database.db, {}, undefined, progress);
       process.stdout.write(
         `model version ${info.version}: ${info.trainingRows} sales (${Object.entries(info.trainingOrigins).map(([o, n]) => `${o} ${n}`).join(', ')}), ` +
-          `trained in ${info.trainingSeconds.toFixed(1)} s, ${info.metrics.trees} trees, ` +
+          `trained in ${info.trainingSeconds.toFixed(1)} s wall${typeof info.metrics.cpuSeconds === 'number' ? `, ${info.metrics.cpuSeconds.toFixed(1)} s CPU` : ''}, ${info.metrics.trees} trees, ` +
           `holdout RMSLE ${Number(info.metrics.holdoutRmsle).toFixed(4)} on the latest ${info.metrics.holdoutRows} sales\n`,
       );
       if (!flags['no-rescore']) {

@@ -1,17 +1,17 @@
 /**
  * The machines the demo auction sells: real sale records, read with the shared Fast Iron reader
- * (bulldozers data) plus West Auctions equipment lots for variety. Their real sale prices are
- * the market value each demo lot's bidding is drawn around.
+ * (bulldozers data) plus West Auctions machine lots (the importer's own rules: every type, and
+ * trucks, trailers, forklifts and lifts under Other). Their real sale prices, brought to today's
+ * dollars with the same price index the valuation model estimates from the same sales, are the
+ * market value each demo lot's bidding is drawn around: the demo stays truthful to the model.
  */
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createGunzip } from 'node:zlib';
-import { parse } from 'csv-parse';
-import { CATEGORIES, OTHER_CATEGORY_ID } from '../../services/shared/categories.js';
-import { readFastIron } from '../../services/shared/datasets/fastiron.js';
-import { categoryIdFor } from '../../services/crawler/normalize/category.js';
-import { parseTitle } from '../../services/crawler/normalize/title-parser.js';
-import { toStateCode } from '../../services/shared/us-states.js';
+import { CATEGORIES } from '../../services/shared/categories.js';
+import { readFastIron, readSalePrices } from '../../services/shared/datasets/fastiron.js';
+import { readWestAuction } from '../../services/shared/datasets/westauction.js';
+import { estimatePriceIndex, inDollarsOf, type IndexSale } from '../../services/valuation/price-index.js';
+import { westAuctionToSoldResult } from '../../services/valuation/westauction-sales.js';
 
 export type CatalogMachine = {
   origin: 'fastiron' | 'westauction';
@@ -24,8 +24,11 @@ export type CatalogMachine = {
   categoryId: number;
   state: string | null;
   city: string | null;
-  /** The record's real sale price (USD). */
+  /** The record's real sale price in today's dollars (USD, rounded). */
   marketValue: number;
+  /** What it really sold for, and when (absent: marketValue is already in today's dollars). */
+  soldPrice?: number;
+  soldAt?: Date;
   details: Record<string, string>;
   description: string;
 };
@@ -66,11 +69,12 @@ export function makeForModel(model: string, categoryId: number): string | null {
   return null;
 }
 
-async function readFastIronMachines(sharedDir: string, limit: number): Promise<CatalogMachine[]> {
+async function readFastIronMachines(sharedDir: string, limit: number, indexSales: IndexSale[]): Promise<CatalogMachine[]> {
   const file = path.join(sharedDir, 'data/bulldozers/Train_first10931rows.csv.gz');
   const machines: CatalogMachine[] = [];
   for await (const record of readFastIron(file)) {
-    if (!record.categoryId || record.salePrice === null || !record.modelDesc) continue;
+    if (record.categoryId !== undefined && record.salePrice !== null) indexSales.push(fastIronIndexSale(record.categoryId, record));
+    if (!record.categoryId || record.salePrice === null || !record.modelDesc || machines.length >= limit) continue;
     const make = makeForModel(record.modelDesc, record.categoryId);
     const title = [record.yearMade, make, record.modelDesc, TYPE_NOUN[record.categoryId]].filter(Boolean).join(' ');
     const details: Record<string, string> = {};
@@ -87,53 +91,84 @@ async function readFastIronMachines(sharedDir: string, limit: number): Promise<C
       state: record.state,
       city: null,
       marketValue: record.salePrice,
+      soldPrice: record.salePrice,
+      soldAt: record.saleDate,
       details,
       description: [record.attributes.fiProductClassDesc, ...Object.entries(details).filter(([k]) => k !== 'ProductClassDesc').map(([k, v]) => `${k}: ${v}`)]
         .filter(Boolean)
         .join('\n'),
     });
-    if (machines.length >= limit) break;
   }
   return machines;
 }
 
-async function readWestAuctionMachines(sharedDir: string, limit: number): Promise<CatalogMachine[]> {
+/** A sale as the price index sees it: the same fields training reads from the imported history. */
+function fastIronIndexSale(categoryId: number, r: { baseModel: string | null; yearMade: number | null; saleDate: Date; salePrice: number | null }): IndexSale {
+  return { categoryId, make: null, modelFamily: r.baseModel, year: r.yearMade, soldAt: r.saleDate, price: r.salePrice ?? 0 };
+}
+
+async function readWestAuctionMachines(sharedDir: string, limit: number, indexSales: IndexSale[]): Promise<CatalogMachine[]> {
   const file = path.join(sharedDir, 'data/westauction_lots/westauction_lots.csv.gz');
   if (!existsSync(file)) return [];
   const machines: CatalogMachine[] = [];
-  const rows = createReadStream(file).pipe(createGunzip()).pipe(parse({ columns: true, bom: true, relax_column_count: true }));
-  for await (const row of rows as AsyncIterable<Record<string, string>>) {
-    const price = Number(row.high_bid_usd);
-    if (row.closed_before_collection !== '1' || !(price >= 1000)) continue;
-    const categoryId = categoryIdFor(row.title);
-    if (categoryId === OTHER_CATEGORY_ID) continue;
-    const parsed = parseTitle(row.title ?? '');
-    const year = Number(row.year) || parsed.year;
+  for await (const record of readWestAuction(file)) {
+    const sale = westAuctionToSoldResult(record);
+    if ('skip' in sale) continue;
+    indexSales.push({ categoryId: sale.categoryId, make: sale.make, modelFamily: sale.modelFamily, year: sale.year, soldAt: sale.soldAt, price: sale.price });
+    // a demo lot worth bidding on: a machine that sold for real money
+    if (sale.price < 1000 || machines.length >= limit) continue;
     machines.push({
       origin: 'westauction',
-      recordId: row.lot_id!,
-      title: row.title!.replace(/\s+/g, ' ').trim(),
-      make: row.make || parsed.make,
-      model: row.model || parsed.model || '',
-      year: year && year > 1930 && year < 2030 ? year : null,
-      hours: Number(row.hours) > 0 ? Math.round(Number(row.hours)) : null,
-      categoryId,
-      state: toStateCode(row.state) ?? null,
-      city: row.city || null,
-      marketValue: price,
+      recordId: record.lotId,
+      title: sale.title,
+      make: sale.make,
+      model: sale.model ?? '',
+      year: sale.year,
+      hours: sale.hours,
+      categoryId: sale.categoryId,
+      state: sale.state,
+      city: record.city,
+      marketValue: sale.price,
+      soldPrice: sale.price,
+      soldAt: sale.soldAt,
       details: {},
-      description: (row.description_text ?? '').slice(0, 1500),
+      description: record.description,
     });
-    if (machines.length >= limit) break;
   }
   return machines;
+}
+
+/** The later Fast Iron sales (with their prices from the solution file): they take part in the price index as in training. */
+async function readFastIronLaterSales(sharedDir: string): Promise<IndexSale[]> {
+  const dir = path.join(sharedDir, 'data/bulldozers');
+  const valid = path.join(dir, 'Valid.csv.gz');
+  const solution = path.join(dir, 'ValidSolution_2012-01_to_02.csv');
+  if (!existsSync(valid) || !existsSync(solution)) return [];
+  const out: IndexSale[] = [];
+  for await (const r of readFastIron(valid, { prices: await readSalePrices(solution) })) {
+    if (r.categoryId === undefined || r.salePrice === null) continue;
+    out.push(fastIronIndexSale(r.categoryId, r));
+  }
+  return out;
+}
+
+/** Prices in the dollars of the latest sale, by the index the model estimates from the same sales history. */
+function inTodaysDollars(machines: CatalogMachine[], sales: IndexSale[]): CatalogMachine[] {
+  const index = estimatePriceIndex(sales);
+  const latest = new Date(Math.max(...sales.map((s) => s.soldAt.getTime())));
+  return machines.map((m) => (m.soldPrice && m.soldAt ? { ...m, marketValue: Math.round(inDollarsOf(index, m.soldPrice, m.soldAt, latest)) } : m));
 }
 
 /** Every machine the demo can sell, in a stable order. */
 export async function loadCatalog(sharedDir: string): Promise<CatalogMachine[]> {
-  const [fastIron, west] = await Promise.all([readFastIronMachines(sharedDir, 20_000), readWestAuctionMachines(sharedDir, 400)]);
+  const indexSales: IndexSale[] = [];
+  const [fastIron, west, later] = await Promise.all([
+    readFastIronMachines(sharedDir, 20_000, indexSales),
+    readWestAuctionMachines(sharedDir, 400, indexSales),
+    readFastIronLaterSales(sharedDir),
+  ]);
   if (fastIron.length === 0) throw new Error(`no Fast Iron records under ${sharedDir}/data/bulldozers: is SHARED_DIR right?`);
-  return [...fastIron, ...west];
+  return inTodaysDollars([...fastIron, ...west], [...indexSales, ...later]);
 }
 
 export const CATEGORY_NAMES: Record<number, string> = Object.fromEntries(CATEGORIES.map((c) => [c.id, c.name]));

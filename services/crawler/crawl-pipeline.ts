@@ -315,9 +315,9 @@ export class CrawlPipeline {
 
     const stored: StoredListing[] = [];
     if (run.dryRun) {
-      const outcomes = await previewListings(this.db, source.id, normalized.map((n) => n.listing));
-      for (const outcome of outcomes) countOutcome(stats, outcome);
-      for (const outcome of await previewUpdates(this.db, source.id, updates.map((u) => u.lot.externalId))) {
+      const at = { pageUrl: response.url, fetchedAt: page.fetchedAt };
+      for (const outcome of await previewListings(this.db, source, normalized.map(({ listing, lot }) => ({ listing, lot, ...at })))) countOutcome(stats, outcome);
+      for (const outcome of await previewUpdates(this.db, source, updates.map(({ lot }) => ({ lot, ...at })))) {
         if (outcome) countOutcome(stats, outcome);
         else dropped++;
       }

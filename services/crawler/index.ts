@@ -12,9 +12,13 @@ import { enqueueCrawlStarts } from './crawl-schedules.js';
 import { BrowserFetcher } from './fetchers/browser-fetcher.js';
 import { httpFetch, userAgent } from './fetchers/http-fetcher.js';
 import { RobotsGate } from './politeness/robots.js';
-import { syncSources } from '../shared/repositories/sources-repository.js';
+import { registerMissingSources, syncSources } from '../shared/repositories/sources-repository.js';
 
-/** Registers every adapter's `sources` row, enabled per CRAWL_SOURCES; unknown names are reported. */
+/**
+ * Registers every adapter's `sources` row, enabled per CRAWL_SOURCES; unknown names are reported.
+ * The crawler's start is the one place that calls it: a command run from another shell would
+ * otherwise rewrite the running product's sources from that shell's environment.
+ */
 export async function syncSourcesFromConfig(ctx: AppContext, registry: AdapterRegistry): Promise<void> {
   await syncSources(ctx.database.db, sourceRegistrations(registry, ctx.config));
   const unknown = ctx.config.CRAWL_SOURCES.filter((name) => !registry.has(name));
@@ -46,12 +50,19 @@ export type CrawlWorkerOptions = {
   concurrency?: number;
   lockDuration?: number;
   stalledInterval?: number;
+  /**
+   * `config` (the crawler's start): every source row follows this process's configuration.
+   * `missing-only` (a crawl beside the product, `crawl --once`): rows not there yet are added,
+   * existing ones are left as the product's crawler set them.
+   */
+  sourceSync?: 'config' | 'missing-only';
 };
 
 /** Starts a crawl worker in this process; `stop` lets jobs in hand finish, then closes the browser. */
 export async function startCrawlWorker(ctx: AppContext, opts: CrawlWorkerOptions = {}) {
   const registry = opts.registry ?? createRegistry();
-  await syncSourcesFromConfig(ctx, registry);
+  if (opts.sourceSync === 'missing-only') await registerMissingSources(ctx.database.db, sourceRegistrations(registry, ctx.config));
+  else await syncSourcesFromConfig(ctx, registry);
   const { pipeline, browser } = createPipeline(ctx, registry);
   const worker = ctx.queues.worker('crawl', (payload, job, token) => pipeline.handle(payload, job, token), {
     concurrency: opts.concurrency ?? ctx.config.CRAWL_CONCURRENCY,

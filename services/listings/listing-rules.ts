@@ -230,10 +230,21 @@ export type DetailRow = ListingRow & {
   valueHigh: number | null;
   valuationConfidence: number | null;
   comparables: unknown;
+  scoreReason: string | null;
+  /** YYYY-MM-DD. */
+  valuationAsOf: string | null;
 };
+
+/** What the deal page says of a listing the scorer has not reached yet (or scored before reasons were stored). */
+export const NOT_VALUED_YET = 'Not valued yet';
 
 const MAX_COMPARABLES = 10;
 
+/**
+ * Stored comparables → the contract's items. Scores written before today's dollars carry only
+ * `price`, which was then the price as sold: it serves as both prices. Text from auction sites is
+ * bounded, and a link is kept only when it is http(s).
+ */
 function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['comparables'] {
   if (!Array.isArray(value)) return [];
   const out: NonNullable<DealDetail['valuation']>['comparables'] = [];
@@ -242,12 +253,15 @@ function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['co
     const r = c as Record<string, unknown>;
     const price = Number(r.price);
     if (!Number.isFinite(price) || typeof r.sold_at !== 'string') continue;
+    const original = r.original_price === undefined || r.original_price === null ? price : Number(r.original_price);
     out.push({
       title: typeof r.title === 'string' ? r.title.slice(0, 300) : '',
       price,
-      sold_at: r.sold_at,
-      source: typeof r.source === 'string' ? r.source : '',
-      url: typeof r.url === 'string' ? r.url : null,
+      original_price: Number.isFinite(original) ? original : price,
+      adjusted_price: price,
+      sold_at: r.sold_at.slice(0, 40),
+      source: typeof r.source === 'string' ? r.source.slice(0, 100) : '',
+      url: typeof r.url === 'string' && /^https?:\/\//i.test(r.url) ? r.url.slice(0, 2000) : null,
     });
     if (out.length >= MAX_COMPARABLES) break;
   }
@@ -280,6 +294,7 @@ export function toDetail(
     auction_site: card.auction_site,
     deal_score: row.dealScore,
     deal_level: dealLevel(row.dealScore),
+    score_reason: row.dealScore !== null ? null : (row.scoreReason ?? NOT_VALUED_YET),
     year: row.year,
     hours: row.hours,
     condition: row.condition,
@@ -287,6 +302,7 @@ export function toDetail(
       row.fairValue === null
         ? null
         : {
+            as_of: row.valuationAsOf,
             fair_value: row.fairValue,
             low: row.valueLow,
             high: row.valueHigh,

@@ -93,13 +93,18 @@ export type ListResponse = z.infer<typeof listResponseSchema>;
 
 export const comparableSaleSchema = z.object({
   title: z.string(),
-  price: z.number(),
-  sold_at: z.string(),
+  /** Kept for older clients: the same as `adjusted_price`. */
+  price: z.number().describe('The sale price in the dollars of the valuation date (same as adjusted_price).'),
+  original_price: z.number().describe('The price the machine sold for, in the dollars of its sale date.'),
+  adjusted_price: z.number().describe("The sale price brought to the valuation date's market (valuation.as_of) by the price index."),
+  sold_at: z.string().describe('When it sold (ISO 8601).'),
   source: z.string(),
   url: z.string().nullable(),
 });
 
 export const valuationSchema = z.object({
+  /** YYYY-MM-DD: the market and dollars the fair value and adjusted prices are in. */
+  as_of: z.string().nullable().describe('The date (YYYY-MM-DD) whose market and dollars the values are in; null for valuations older than this field.'),
   fair_value: z.number(),
   low: z.number().nullable(),
   high: z.number().nullable(),
@@ -133,6 +138,8 @@ export const dealDetailSchema = z.object({
   auction_site: idNameSchema,
   deal_score: z.number().int().nullable(),
   deal_level: z.enum(DEAL_LEVELS).nullable(),
+  /** Why there is no deal score, for the buyer; null when scored. */
+  score_reason: z.string().nullable().describe('Why deal_score is null, in words a buyer reads (e.g. "Not enough sales of this type yet"); null when scored.'),
   year: z.number().int().nullable(),
   hours: z.number().int().nullable(),
   condition: z.string().nullable(),

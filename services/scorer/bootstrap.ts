@@ -1,6 +1,6 @@
 /**
  * A fresh installation has nothing to value listings against. When there is no model yet, the
- * scorer seeds the sales history from the licensed Fast Iron files under SHARED_DIR (read at run
+ * scorer seeds the sales history from the licensed Fast Iron files and the West Auctions lots under SHARED_DIR (read at run
  * time, never copied) if the history is empty, and queues the first training. Replicas agree
  * through the training job's fixed id; the import is an idempotent upsert.
  */
@@ -10,7 +10,7 @@ import type { AppContext } from '../shared/context.js';
 import { readSalePrices } from '../shared/datasets/fastiron.js';
 import { countSoldResultsByOrigin } from '../shared/repositories/sold-results-repository.js';
 import { latestModelVersion } from '../shared/repositories/model-versions-repository.js';
-import { importFastIronSales } from './import-sales.js';
+import { importFastIronSales, importWestAuctionSales } from './import-sales.js';
 
 export async function bootstrapValuation(ctx: AppContext): Promise<'model-exists' | 'no-sales' | 'training-queued'> {
   const { db } = ctx.database;
@@ -28,6 +28,11 @@ export async function bootstrapValuation(ctx: AppContext): Promise<'model-exists
       if (existsSync(valid) && existsSync(solution)) {
         sales += (await importFastIronSales(db, valid, await readSalePrices(solution))).written;
       }
+    }
+    const west = path.join(ctx.config.SHARED_DIR, 'data', 'westauction_lots', 'westauction_lots.csv.gz');
+    if (existsSync(west)) {
+      ctx.logger.info({ file: west }, 'importing the West Auctions machine lots');
+      sales += (await importWestAuctionSales(db, west)).written;
     }
   }
   if (sales === 0) {

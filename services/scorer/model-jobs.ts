@@ -1,16 +1,17 @@
 /**
  * The `model` queue: `train` fits a new model on all sales history and then asks for a rescore of
- * every listing; `rescore-all` adds one `score` job per listing for the newest model version.
+ * every listing; `rescore-all` adds `score-batch` jobs (a thousand listings each) covering every
+ * listing, for the newest model version.
  */
 import type { AppContext } from '../shared/context.js';
 import type { Payload } from '../shared/queues.js';
 import { listListingIdsToScore } from '../shared/repositories/listing-scores-repository.js';
 import { latestModelVersion } from '../shared/repositories/model-versions-repository.js';
-import { enqueueScoreJobsPaged } from './score-enqueue.js';
+import { enqueueScoreBatchesPaged } from './score-enqueue.js';
 import { trainAndStoreModel } from './train-model.js';
 
 export function enqueueRescoreAll(ctx: AppContext, version: number): Promise<number> {
-  return enqueueScoreJobsPaged(ctx, (after, limit) => listListingIdsToScore(ctx.database.db, after, limit), `model-${version}`);
+  return enqueueScoreBatchesPaged(ctx, (after, limit) => listListingIdsToScore(ctx.database.db, after, limit), `model-${version}`);
 }
 
 export async function runModelJob(ctx: AppContext, payload: Payload<'model'>, signal?: AbortSignal): Promise<Record<string, unknown>> {

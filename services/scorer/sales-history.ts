@@ -3,7 +3,7 @@ import type { SoldResultRow } from '../shared/repositories/sold-results-reposito
 import type { ComparableCandidate } from '../valuation/comparables.js';
 import type { TrainingSale } from '../valuation/features.js';
 
-const ORIGIN_LABELS: Record<string, string> = { 'import:fastiron': 'Fast Iron auction records' };
+const ORIGIN_LABELS: Record<string, string> = { 'import:fastiron': 'Fast Iron auction records', 'import:westauction': 'West Auctions' };
 
 export function soldResultToSale(row: SoldResultRow): TrainingSale {
   return {
@@ -19,6 +19,7 @@ export function soldResultToSale(row: SoldResultRow): TrainingSale {
     soldAt: row.soldAt,
     price: row.price,
     attributes: row.attributes ?? {},
+    title: row.title,
   };
 }
 
@@ -26,6 +27,7 @@ export function soldResultToCandidate(row: SoldResultRow): ComparableCandidate {
   const title = row.title.trim() || [row.year, row.make, row.model ?? row.modelFamily].filter(Boolean).join(' ');
   return {
     title,
+    make: row.make,
     model: row.model,
     modelFamily: row.modelFamily,
     year: row.year,

@@ -18,7 +18,12 @@ export const MIN_TRAINING_SALES = 30;
  * Trains in a worker thread. `signal` (the scorer shutting down) ends the thread at once and
  * rejects, so the job fails and is retried later instead of holding the shutdown for a training.
  */
-export function trainInThread(sales: TrainingSale[], options: TrainOptions = {}, signal?: AbortSignal): Promise<{ model: SerializedFairValueModel; seconds: number }> {
+export function trainInThread(
+  sales: TrainingSale[],
+  options: TrainOptions = {},
+  signal?: AbortSignal,
+  onProgress?: (message: string) => void,
+): Promise<{ model: SerializedFairValueModel; seconds: number; cpuSeconds?: number }> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('training interrupted: the scorer is stopping'));
     const worker = new Worker(new URL('./training-thread-bootstrap.mjs', import.meta.url), { workerData: { sales, options } });
@@ -28,9 +33,14 @@ export function trainInThread(sales: TrainingSale[], options: TrainOptions = {},
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => signal?.removeEventListener('abort', onAbort);
-    worker.once('message', (message: { ok: true; model: SerializedFairValueModel; seconds: number } | { ok: false; error: string }) => {
+    type Message = { progress: string } | { ok: true; model: SerializedFairValueModel; seconds: number; cpuSeconds: number } | { ok: false; error: string };
+    worker.on('message', (message: Message) => {
+      if ('progress' in message) {
+        onProgress?.(message.progress);
+        return;
+      }
       done();
-      if (message.ok) resolve({ model: message.model, seconds: message.seconds });
+      if (message.ok) resolve({ model: message.model, seconds: message.seconds, cpuSeconds: message.cpuSeconds });
       else reject(new Error(`training failed: ${message.error}`));
       void worker.terminate();
     });
@@ -45,13 +55,13 @@ export function trainInThread(sales: TrainingSale[], options: TrainOptions = {},
   });
 }
 
-export async function trainAndStoreModel(db: Db, options: TrainOptions = {}, signal?: AbortSignal): Promise<ModelVersionInfo> {
+export async function trainAndStoreModel(db: Db, options: TrainOptions = {}, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<ModelVersionInfo> {
   const rows = await listTrainingSales(db);
   if (rows.length < MIN_TRAINING_SALES) {
     throw new NonRetryableError(`only ${rows.length} sales in history; import some first (npm run import-sales -- --format fastiron <file>)`);
   }
   const sales = rows.map(soldResultToSale);
-  const { model, seconds } = await trainInThread(sales, options, signal);
+  const { model, seconds, cpuSeconds } = await trainInThread(sales, options, signal, onProgress);
   return insertModelVersion(db, {
     model,
     trainingRows: model.trainedRows,
@@ -64,6 +74,8 @@ export async function trainAndStoreModel(db: Db, options: TrainOptions = {}, sig
       members: 1 + (model.extraGbdts?.length ?? 0),
       rangeLowLog: model.ranges.overall.low,
       rangeHighLog: model.ranges.overall.high,
+      ...(cpuSeconds !== undefined ? { cpuSeconds } : {}),
+      ...(model.priceIndex ? { priceIndex: model.priceIndex.points.map((p) => `${p.at.slice(0, 10)} ${p.log}`).join(', ') } : {}),
     },
     params: { ...VALUATION_GBDT_PARAMS, ...options.params, coverage: model.coverage },
   });

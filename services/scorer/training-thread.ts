@@ -5,8 +5,11 @@ import type { TrainingSale } from '../valuation/features.js';
 
 const { sales, options } = workerData as { sales: TrainingSale[]; options: TrainOptions };
 try {
-  const { model, seconds } = trainFairValueModel(sales, options);
-  parentPort!.postMessage({ ok: true, model: model.toJSON(), seconds });
+  const cpu = process.cpuUsage();
+  const onProgress = (message: string) => parentPort!.postMessage({ progress: message });
+  const { model, seconds } = trainFairValueModel(sales, { ...options, onProgress });
+  const used = process.cpuUsage(cpu);
+  parentPort!.postMessage({ ok: true, model: model.toJSON(), seconds, cpuSeconds: (used.user + used.system) / 1e6 });
 } catch (err) {
   parentPort!.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) });
 }

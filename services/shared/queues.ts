@@ -3,6 +3,7 @@
  * and job-id builder. Producers validate before adding; workers re-validate before processing.
  *
  *   crawl ──► score ──► match ──► notify
+ *   model ──► score-batch ──► match
  *
  * Backends: BullMQ on PostgreSQL (same database, default) or on Redis when REDIS_URL is set.
  * Job ids are deterministic, so adding the same work twice runs it once.
@@ -57,6 +58,20 @@ const scorePayload = z.object({
   listingId: z.number().int().positive(),
   reason: z.enum(['new', 'changed', 'rescore']),
   /** What changed (an observation id, a model version…): part of the job id. */
+  version: z.string().min(1).max(64),
+});
+
+/** The most listings one `score-batch` job values: one read, one block prediction, one write. */
+export const SCORE_BATCH_MAX = 1000;
+
+/**
+ * A batch of listings to rescore together (after a new model): the model's block prediction and
+ * one write per batch instead of a job per listing.
+ */
+const scoreBatchPayload = z.object({
+  /** Ascending listing ids. */
+  listingIds: z.array(z.number().int().positive()).min(1).max(SCORE_BATCH_MAX),
+  /** Why (e.g. `model-12`): part of the job id, as for `score`. */
   version: z.string().min(1).max(64),
 });
 
@@ -142,6 +157,12 @@ export const QUEUES = {
     payload: scorePayload,
     jobOptions: defaultJobOptions,
     jobId: (p) => `score-${p.listingId}-${digest(p.version)}`,
+  }),
+  scoreBatch: defineQueue({
+    name: 'score-batch',
+    payload: scoreBatchPayload,
+    jobOptions: defaultJobOptions,
+    jobId: (p) => `score-batch-${p.listingIds[0]}-${p.listingIds.length}-${digest(`${p.version}|${p.listingIds.join(',')}`)}`,
   }),
   match: defineQueue({
     name: 'match',

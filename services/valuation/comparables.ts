@@ -6,6 +6,7 @@ import { normaliseModel } from './features.js';
 
 export type ComparableCandidate = {
   title: string;
+  make?: string | null;
   model: string | null;
   modelFamily: string | null;
   year: number | null;
@@ -17,7 +18,7 @@ export type ComparableCandidate = {
   url: string | null;
 };
 
-export type ComparableTarget = { model: string | null; modelFamily: string | null; year: number | null; hours: number | null };
+export type ComparableTarget = { make?: string | null; model: string | null; modelFamily: string | null; year: number | null; hours: number | null };
 
 export type RankedComparable = ComparableCandidate & { distance: number; machineDistance: number; ageYears: number };
 
@@ -44,12 +45,21 @@ export function comparableDistance(target: ComparableTarget, sale: ComparableCan
   return machineDistance(target, sale) + saleAgeYears(sale, now) * 0.1;
 }
 
-/** The `limit` closest candidates that share the model or family, closest first. */
+/**
+ * The `limit` closest candidates that share the model or family, closest first. A listing that
+ * names no model (a trailer, a forklift by its make only) compares with sales of the same make.
+ */
 export function selectComparables(target: ComparableTarget, candidates: ComparableCandidate[], now: Date, limit = 5): RankedComparable[] {
   const model = normaliseModel(target.model);
   const family = normaliseModel(target.modelFamily);
+  const make = model === null && family === null ? normaliseModel(target.make) : null;
   return candidates
-    .filter((c) => (family !== null && normaliseModel(c.modelFamily) === family) || (model !== null && normaliseModel(c.model) === model))
+    .filter(
+      (c) =>
+        (family !== null && normaliseModel(c.modelFamily) === family) ||
+        (model !== null && normaliseModel(c.model) === model) ||
+        (make !== null && normaliseModel(c.make) === make),
+    )
     .map((c) => ({ ...c, distance: comparableDistance(target, c, now), machineDistance: machineDistance(target, c), ageYears: saleAgeYears(c, now) }))
     .sort((a, b) => a.distance - b.distance || b.soldAt.getTime() - a.soldAt.getTime())
     .slice(0, limit);

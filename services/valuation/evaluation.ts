@@ -70,3 +70,59 @@ export function modelMedianBaseline(train: TrainingSale[], test: TrainingSale[])
     return { fairValue: NaN, low: NaN, high: NaN };
   });
 }
+
+export type ProtocolFigures = {
+  rows: number;
+  rmsle: number;
+  median_ape: number;
+  range_coverage: number;
+  /** Shares of the valued rows whose true price fell below the low end / above the high end. */
+  below_range: number;
+  above_range: number;
+  valued_share: number;
+  baselines: { global_median: number; per_type_median: number };
+  per_type: Record<string, { rows: number; rmsle: number; valued_share: number; median_log_error: number }>;
+};
+
+export type ProtocolRow = { type: string; truth: number; valuation: Pick<Valuation, 'fairValue' | 'low' | 'high'> | null; globalMedian: number; typeMedian: number };
+
+const rmsleOf = (pairs: [number, number][]) => Math.sqrt(pairs.reduce((a, [p, t]) => a + (Math.log1p(p) - Math.log1p(t)) ** 2, 0) / Math.max(1, pairs.length));
+
+/**
+ * The figures of one evaluation protocol. Accuracy is measured on the rows the model values (a
+ * `null` valuation is an abstention, counted in `valued_share`); the baselines on the same rows,
+ * so the two compare like for like. Median log error is log(predicted) − log(true): below 0, the
+ * type is undervalued.
+ */
+export function protocolFigures(rows: ProtocolRow[]): ProtocolFigures {
+  const valued = rows.filter((r) => r.valuation !== null);
+  const pairs = valued.map((r): [number, number] => [r.valuation!.fairValue, r.truth]);
+  const below = valued.filter((r) => r.truth < r.valuation!.low).length;
+  const above = valued.filter((r) => r.truth > r.valuation!.high).length;
+  const n = Math.max(1, valued.length);
+  const perType: ProtocolFigures['per_type'] = {};
+  for (const type of [...new Set(rows.map((r) => r.type))].sort()) {
+    const all = rows.filter((r) => r.type === type);
+    const v = all.filter((r) => r.valuation !== null);
+    perType[type] = {
+      rows: all.length,
+      rmsle: rmsleOf(v.map((r) => [r.valuation!.fairValue, r.truth])),
+      valued_share: v.length / all.length,
+      median_log_error: median(v.map((r) => Math.log1p(r.valuation!.fairValue) - Math.log1p(r.truth))),
+    };
+  }
+  return {
+    rows: rows.length,
+    rmsle: rmsleOf(pairs),
+    median_ape: median(pairs.map(([p, t]) => Math.abs(p - t) / t)),
+    range_coverage: (valued.length - below - above) / n,
+    below_range: below / n,
+    above_range: above / n,
+    valued_share: valued.length / Math.max(1, rows.length),
+    baselines: {
+      global_median: rmsleOf(valued.map((r) => [r.globalMedian, r.truth])),
+      per_type_median: rmsleOf(valued.map((r) => [r.typeMedian, r.truth])),
+    },
+    per_type: perType,
+  };
+}

@@ -1,6 +1,8 @@
 /** A Fast Iron record as a sold_results row (sales history), or why it cannot be one. */
-import { PRODUCT_GROUP_CATEGORY, type FastIronRecord } from '../shared/datasets/fastiron.js';
-import { FASTIRON_ORIGIN, FASTIRON_SALE_CHANNEL, fastIronAttributes } from './fastiron-sales.js';
+import type { FastIronRecord } from '../shared/datasets/fastiron.js';
+import { FASTIRON_ORIGIN, FASTIRON_SALE_CHANNEL, fastIronAttributes, fastIronTitle } from './fastiron-sales.js';
+
+export { fastIronTitle };
 
 export type ImportedSale = {
   origin: string;
@@ -20,12 +22,6 @@ export type ImportedSale = {
   url: null;
   attributes: Record<string, string>;
 };
-
-/** `2004 521D Wheel Loader`: what a buyer reads in the comparables list. */
-export function fastIronTitle(r: FastIronRecord): string {
-  const kind = r.attributes.fiProductClassDesc?.split(' - ')[0]?.split(',')[0]?.trim() ?? PRODUCT_GROUP_CATEGORY[r.productGroup] ?? '';
-  return [r.yearMade, r.modelDesc, kind].filter((p) => p !== null && p !== undefined && p !== '').join(' ').slice(0, 200);
-}
 
 export function fastIronToSoldResult(r: FastIronRecord): ImportedSale | { skip: 'no-price' | 'unmapped-type' } {
   if (r.salePrice === null) return { skip: 'no-price' };

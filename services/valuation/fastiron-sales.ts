@@ -1,5 +1,5 @@
 /** Fast Iron records as training sales, the same way the importer stores them in sold_results. */
-import type { FastIronRecord } from '../shared/datasets/fastiron.js';
+import { PRODUCT_GROUP_CATEGORY, type FastIronRecord } from '../shared/datasets/fastiron.js';
 import type { TrainingSale, ValuationInput } from './features.js';
 
 export const FASTIRON_ORIGIN = 'import:fastiron';
@@ -14,6 +14,12 @@ export function fastIronAttributes(r: FastIronRecord): Record<string, string> {
   if (r.auctioneerId) attributes.auctioneerID = r.auctioneerId;
   attributes.ProductGroup = r.productGroup;
   return attributes;
+}
+
+/** `2004 521D Wheel Loader`: what a buyer reads in the comparables list. */
+export function fastIronTitle(r: FastIronRecord): string {
+  const kind = r.attributes.fiProductClassDesc?.split(' - ')[0]?.split(',')[0]?.trim() ?? PRODUCT_GROUP_CATEGORY[r.productGroup] ?? '';
+  return [r.yearMade, r.modelDesc, kind].filter((p) => p !== null && p !== undefined && p !== '').join(' ').slice(0, 200);
 }
 
 /** The record as model input (price or not); null for a product group we do not map. */
@@ -31,6 +37,7 @@ export function fastIronToInput(r: FastIronRecord): ValuationInput | null {
     saleChannel: FASTIRON_SALE_CHANNEL,
     soldAt: r.saleDate,
     attributes: fastIronAttributes(r),
+    title: fastIronTitle(r),
   };
 }
 

@@ -20,8 +20,10 @@ export type ValuationInput = {
   saleChannel: string | null;
   /** When it sold (history) or the valuation date (listings). */
   soldAt: Date;
-  /** Source-specific extras: Fast Iron option columns, ModelID, datasource, auctioneerID… */
+  /** Source-specific extras: Fast Iron option columns, ModelID, datasource, auctioneerID; `source`, `machine_kind`, `odometer`, `unused`… */
   attributes: Record<string, string | number | null | undefined>;
+  /** The lot's title (plain text, bounded): sizes and ratings are read from it. */
+  title?: string | null;
 };
 
 export type TrainingSale = ValuationInput & { price: number };
@@ -74,12 +76,13 @@ const FEATURES: { spec: FeatureSpec; read: Extract }[] = [
   { spec: { name: 'make', kind: 'categorical' }, read: (r) => normaliseText(r.make) },
   // The model, its family and Fast Iron's ModelID enter as target encodings (target-encoding.ts):
   // as raw categories (thousands of values on 16k sales) their splits overfit, 0.286 → 0.270 RMSLE.
-  { spec: { name: 'year', kind: 'numeric' }, read: (r) => r.year },
+  // Monotone: all else equal, a newer machine is never worth less, more hours never worth more.
+  { spec: { name: 'year', kind: 'numeric', monotone: 1 }, read: (r) => r.year },
   {
-    spec: { name: 'age', kind: 'numeric' },
+    spec: { name: 'age', kind: 'numeric', monotone: -1 },
     read: (r) => (r.year === null ? null : saleYears(r.soldAt) - r.year),
   },
-  { spec: { name: 'hours', kind: 'numeric' }, read: (r) => r.hours },
+  { spec: { name: 'hours', kind: 'numeric', monotone: -1 }, read: (r) => r.hours },
   {
     spec: { name: 'hours_per_year', kind: 'numeric' },
     read: (r) => (r.hours === null || r.year === null ? null : r.hours / Math.max(0.5, saleYears(r.soldAt) - r.year)),
@@ -110,12 +113,45 @@ const FEATURES: { spec: FeatureSpec; read: Extract }[] = [
 
 export const FEATURE_SPECS: FeatureSpec[] = FEATURES.map((f) => f.spec);
 
+/** `20 KW`, `5-Ton`, `3,600 lb`, `53’`: a size read from a title, in its unit, or null. */
+export function titleSize(title: string | null | undefined, unit: 'ton' | 'lb' | 'kw' | 'ft'): number | null {
+  if (!title) return null;
+  const patterns = {
+    ton: /(\d+(?:\.\d+)?)\s*-?\s*tons?\b/i,
+    lb: /(\d{1,3}(?:,\d{3})+|\d+)\s*-?\s*(?:lbs?|pounds?)\b/i,
+    kw: /(\d+(?:\.\d+)?)\s*-?\s*kw\b/i,
+    ft: /(\d+(?:\.\d+)?)\s*(?:'|’|ft\b|foot\b|feet\b)/i,
+  } as const;
+  const m = patterns[unit].exec(title);
+  if (!m) return null;
+  const v = Number(m[1]!.replace(/,/g, ''));
+  return Number.isFinite(v) && v > 0 && v < 1_000_000 ? v : null;
+}
+
+/**
+ * Features added for issue #18 (any source, any type). They come after the target-encoded columns
+ * so models stored before them keep their column positions.
+ */
+const LATER_FEATURES: { spec: FeatureSpec; read: Extract }[] = [
+  // Fast Iron records carry its product group; crawled and imported lots name their source.
+  { spec: { name: 'source', kind: 'categorical' }, read: (r) => normaliseText(r.attributes.source) ?? (r.attributes.ProductGroup ? 'fastiron' : null) },
+  { spec: { name: 'machine_kind', kind: 'categorical' }, read: (r) => normaliseText(r.attributes.machine_kind) },
+  { spec: { name: 'unused', kind: 'categorical' }, read: (r) => normaliseText(r.attributes.unused) },
+  { spec: { name: 'odometer', kind: 'numeric', monotone: -1 }, read: (r) => (typeof r.attributes.odometer === 'number' ? r.attributes.odometer : null) },
+  { spec: { name: 'title_tons', kind: 'numeric' }, read: (r) => titleSize(r.title, 'ton') },
+  { spec: { name: 'title_lb', kind: 'numeric' }, read: (r) => titleSize(r.title, 'lb') },
+  { spec: { name: 'title_kw', kind: 'numeric' }, read: (r) => titleSize(r.title, 'kw') },
+  { spec: { name: 'title_ft', kind: 'numeric' }, read: (r) => titleSize(r.title, 'ft') },
+];
+
+export const LATER_FEATURE_SPECS: FeatureSpec[] = LATER_FEATURES.map((f) => f.spec);
+
 /** String values of each categorical feature → integer codes; fixed at training, stored with the model. */
 export type Vocabulary = Record<string, string[]>;
 
 export function buildVocabulary(records: ValuationInput[]): Vocabulary {
   const vocab: Vocabulary = {};
-  FEATURES.forEach(({ spec, read }) => {
+  [...FEATURES, ...LATER_FEATURES].forEach(({ spec, read }) => {
     if (spec.kind !== 'categorical') return;
     const seen = new Set<string>();
     for (const r of records) {
@@ -140,7 +176,16 @@ function vocabularyIndex(vocab: Vocabulary, name: string): Map<string, number> {
 
 /** Encodes inputs as a column matrix; unseen categories and absent values are NaN (missing). */
 export function encode(records: ValuationInput[], vocab: Vocabulary): FeatureMatrix {
-  const columns = FEATURES.map(({ spec, read }) => {
+  return encodeWith(FEATURES, records, vocab);
+}
+
+/** The later features' columns (after the target encodings in the model's matrix). */
+export function encodeLater(records: ValuationInput[], vocab: Vocabulary): FeatureMatrix {
+  return encodeWith(LATER_FEATURES, records, vocab);
+}
+
+function encodeWith(features: { spec: FeatureSpec; read: Extract }[], records: ValuationInput[], vocab: Vocabulary): FeatureMatrix {
+  const columns = features.map(({ spec, read }) => {
     const col = new Float64Array(records.length);
     const index = spec.kind === 'categorical' ? vocabularyIndex(vocab, spec.name) : null;
     for (let i = 0; i < records.length; i++) {

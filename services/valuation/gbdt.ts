@@ -11,7 +11,13 @@ import { seededRandom } from '../shared/seeded-random.js';
 
 export type FeatureKind = 'numeric' | 'categorical';
 
-export type FeatureSpec = { name: string; kind: FeatureKind };
+/**
+ * `monotone`: 1 when the prediction may only rise with this (numeric) feature, −1 when it may only
+ * fall, all else equal. Enforced as LightGBM's basic method does: a split that would order its
+ * children against the sign is rejected, and each child's leaf values are bounded by the midpoint
+ * of the two, so no deeper split can reverse the order.
+ */
+export type FeatureSpec = { name: string; kind: FeatureKind; monotone?: 1 | -1 };
 
 /** Column-major features: `columns[f][i]` is feature f of row i; NaN = missing; categories are integer codes ≥ 0. */
 export type FeatureMatrix = { columns: Float64Array[]; rows: number };
@@ -169,6 +175,9 @@ type Split = {
   leftG: number;
   leftH: number;
   leftCount: number;
+  /** The children's (bounded) outputs, unscaled: the midpoint bounds them under a monotone split. */
+  leftOutput: number;
+  rightOutput: number;
 };
 
 type Leaf = {
@@ -180,6 +189,9 @@ type Leaf = {
   h: number;
   hist: Float64Array; // per bin: [g, h, count] interleaved
   split: Split | null;
+  /** Bounds on this leaf's output from monotone splits above it (±Infinity when none). */
+  lo: number;
+  hi: number;
 };
 
 type Trainer = {
@@ -188,6 +200,8 @@ type Trainer = {
   offsets: number[]; // histogram offset per feature (in bins)
   totalBins: number;
   params: GbdtParams;
+  /** Per feature: its monotone sign, 0 when free. */
+  monotone: Int8Array;
 };
 
 function buildHistogram(t: Trainer, rows: Int32Array, start: number, end: number, grad: Float64Array, hess: Float64Array, features: number[]): Float64Array {
@@ -210,11 +224,21 @@ function leafScore(g: number, h: number, lambda: number): number {
   return (g * g) / (h + lambda);
 }
 
+const clamp = (v: number, lo: number, hi: number) => (v < lo ? lo : v > hi ? hi : v);
+
+/** The loss reduction of a leaf whose output is held at w (the optimum when w = −g/(h+λ)). */
+function boundedLeafScore(g: number, h: number, lambda: number, w: number): number {
+  return -(2 * g * w + (h + lambda) * w * w);
+}
+
 function findBestSplit(t: Trainer, leaf: Leaf, features: number[]): Split | null {
   const p = t.params;
   const count = leaf.end - leaf.start;
   if (leaf.depth >= p.maxDepth || count < 2 * p.minDataInLeaf) return null;
-  const parentScore = leafScore(leaf.g, leaf.h, p.lambda);
+  const bounded = leaf.lo !== -Infinity || leaf.hi !== Infinity;
+  const parentScore = bounded
+    ? boundedLeafScore(leaf.g, leaf.h, p.lambda, clamp(-leaf.g / (leaf.h + p.lambda), leaf.lo, leaf.hi))
+    : leafScore(leaf.g, leaf.h, p.lambda);
   let best: Split | null = null;
   const hist = leaf.hist;
   for (const f of features) {
@@ -223,6 +247,7 @@ function findBestSplit(t: Trainer, leaf: Leaf, features: number[]): Split | null
     const mg = hist[base]!;
     const mh = hist[base + 1]!;
     const mc = hist[base + 2]!;
+    const sign = t.monotone[f]!;
     // the order in which bins are cut: natural for numbers, by gradient ratio for categories
     let order: number[];
     if (bins.kind === 'numeric') {
@@ -251,14 +276,27 @@ function findBestSplit(t: Trainer, leaf: Leaf, features: number[]): Split | null
         const lc = ac + (missingLeft ? mc : 0);
         const rc = count - lc;
         if (lc < p.minDataInLeaf || rc < p.minDataInLeaf) continue;
-        const gain = leafScore(lg, lh, p.lambda) + leafScore(leaf.g - lg, leaf.h - lh, p.lambda) - parentScore;
+        const rg = leaf.g - lg;
+        const rh = leaf.h - lh;
+        let leftOutput = -lg / (lh + p.lambda);
+        let rightOutput = -rg / (rh + p.lambda);
+        let gain: number;
+        if (bounded || sign !== 0) {
+          leftOutput = clamp(leftOutput, leaf.lo, leaf.hi);
+          rightOutput = clamp(rightOutput, leaf.lo, leaf.hi);
+          // lower values go left: the right child must not sit below the left for +1, nor above for −1
+          if (sign !== 0 && sign * (rightOutput - leftOutput) < 0) continue;
+          gain = boundedLeafScore(lg, lh, p.lambda, leftOutput) + boundedLeafScore(rg, rh, p.lambda, rightOutput) - parentScore;
+        } else {
+          gain = leafScore(lg, lh, p.lambda) + leafScore(rg, rh, p.lambda) - parentScore;
+        }
         if (gain > p.minGain && (best === null || gain > best.gain)) {
           let leftBins: Uint8Array | null = null;
           if (bins.kind === 'categorical') {
             leftBins = new Uint8Array(bins.count);
             for (let j = 0; j <= k; j++) leftBins[order[j]!] = 1;
           }
-          best = { gain, feature: f, binThreshold: b, leftBins, defaultLeft: missingLeft, leftG: lg, leftH: lh, leftCount: lc };
+          best = { gain, feature: f, binThreshold: b, leftBins, defaultLeft: missingLeft, leftG: lg, leftH: lh, leftCount: lc, leftOutput, rightOutput };
         }
       }
     }
@@ -292,7 +330,7 @@ function growTree(t: Trainer, rows: Int32Array, grad: Float64Array, hess: Float6
     g += grad[i]!;
     h += hess[i]!;
   }
-  const root: Leaf = { node: addNode(), start: 0, end: rows.length, depth: 0, g, h, hist: buildHistogram(t, rows, 0, rows.length, grad, hess, features), split: null };
+  const root: Leaf = { node: addNode(), start: 0, end: rows.length, depth: 0, g, h, hist: buildHistogram(t, rows, 0, rows.length, grad, hess, features), split: null, lo: -Infinity, hi: Infinity };
   root.split = findBestSplit(t, root, features);
   const leaves: Leaf[] = [root];
   const scratch = new Int32Array(rows.length);
@@ -316,8 +354,19 @@ function growTree(t: Trainer, rows: Int32Array, grad: Float64Array, hess: Float6
     }
     rows.set(scratch.subarray(0, r), l);
     const mid = l;
-    const leftLeaf: Leaf = { node: addNode(), start: leaf.start, end: mid, depth: leaf.depth + 1, g: split.leftG, h: split.leftH, hist: leaf.hist, split: null };
-    const rightLeaf: Leaf = { node: addNode(), start: mid, end: leaf.end, depth: leaf.depth + 1, g: leaf.g - split.leftG, h: leaf.h - split.leftH, hist: leaf.hist, split: null };
+    const leftLeaf: Leaf = { node: addNode(), start: leaf.start, end: mid, depth: leaf.depth + 1, g: split.leftG, h: split.leftH, hist: leaf.hist, split: null, lo: leaf.lo, hi: leaf.hi };
+    const rightLeaf: Leaf = { node: addNode(), start: mid, end: leaf.end, depth: leaf.depth + 1, g: leaf.g - split.leftG, h: leaf.h - split.leftH, hist: leaf.hist, split: null, lo: leaf.lo, hi: leaf.hi };
+    const sign = t.monotone[split.feature]!;
+    if (sign !== 0) {
+      const midpoint = (split.leftOutput + split.rightOutput) / 2;
+      if (sign > 0) {
+        leftLeaf.hi = Math.min(leftLeaf.hi, midpoint);
+        rightLeaf.lo = Math.max(rightLeaf.lo, midpoint);
+      } else {
+        leftLeaf.lo = Math.max(leftLeaf.lo, midpoint);
+        rightLeaf.hi = Math.min(rightLeaf.hi, midpoint);
+      }
+    }
     const [small, large] = mid - leaf.start <= leaf.end - mid ? [leftLeaf, rightLeaf] : [rightLeaf, leftLeaf];
     small.hist = buildHistogram(t, rows, small.start, small.end, grad, hess, features);
     const parentHist = leaf.hist;
@@ -342,7 +391,7 @@ function growTree(t: Trainer, rows: Int32Array, grad: Float64Array, hess: Float6
     }
     leaves.splice(bestIndex, 1, leftLeaf, rightLeaf);
   }
-  for (const leaf of leaves) tree.value[leaf.node] = (-leaf.g / (leaf.h + p.lambda)) * p.learningRate;
+  for (const leaf of leaves) tree.value[leaf.node] = clamp(-leaf.g / (leaf.h + p.lambda), leaf.lo, leaf.hi) * p.learningRate;
   return tree;
 }
 
@@ -508,10 +557,15 @@ export class GbdtModel {
   }
 }
 
-function mse(pred: Float64Array, y: Float64Array): number {
+function mse(pred: Float64Array, y: Float64Array, weights?: Float64Array): number {
   let s = 0;
-  for (let i = 0; i < y.length; i++) s += (pred[i]! - y[i]!) ** 2;
-  return y.length ? s / y.length : 0;
+  let n = 0;
+  for (let i = 0; i < y.length; i++) {
+    const w = weights ? weights[i]! : 1;
+    s += w * (pred[i]! - y[i]!) ** 2;
+    n += w;
+  }
+  return n ? s / n : 0;
 }
 
 /**
@@ -523,9 +577,12 @@ export function trainGbdt(
   train: FeatureMatrix,
   y: Float64Array,
   paramsIn: Partial<GbdtParams> = {},
-  valid?: { x: FeatureMatrix; y: Float64Array },
+  /** Early-stopping rows, optionally weighted (the stopping loss is their weighted mean squared error). */
+  valid?: { x: FeatureMatrix; y: Float64Array; weights?: Float64Array },
   /** Per-row weights (e.g. favouring recent sales); default 1. */
   weights?: Float64Array,
+  /** Per-row Huber deltas, overriding `huberDelta` (a noisier market's rows may pull harder); default none. */
+  deltas?: Float64Array,
 ): { model: GbdtModel; report: TrainReport } {
   const started = performance.now();
   const params: GbdtParams = { ...DEFAULT_GBDT_PARAMS, ...paramsIn };
@@ -548,7 +605,8 @@ export function trainGbdt(
     offsets.push(totalBins);
     totalBins += b.count;
   }
-  const trainer: Trainer = { bins, binned, offsets, totalBins, params };
+  const monotone = Int8Array.from(features.map((spec) => (spec.kind === 'numeric' ? (spec.monotone ?? 0) : 0)));
+  const trainer: Trainer = { bins, binned, offsets, totalBins, params, monotone };
   let base = 0;
   let weightSum = 0;
   for (let i = 0; i < y.length; i++) {
@@ -562,6 +620,7 @@ export function trainGbdt(
   const pred = new Float64Array(n).fill(base);
   const grad = new Float64Array(n);
   if (weights && weights.length !== n) throw new Error('one weight per row');
+  if (deltas && deltas.length !== n) throw new Error('one Huber delta per row');
   const hess = weights ? Float64Array.from(weights) : new Float64Array(n).fill(1);
   const random = seededRandom(params.seed);
   const trees: Tree[] = [];
@@ -576,7 +635,8 @@ export function trainGbdt(
   for (let t = 0; t < params.trees; t++) {
     for (let i = 0; i < n; i++) {
       const r = pred[i]! - y[i]!;
-      grad[i] = (r > delta ? delta : r < -delta ? -delta : r) * hess[i]!;
+      const d = deltas ? deltas[i]! : delta;
+      grad[i] = (r > d ? d : r < -d ? -d : r) * hess[i]!;
     }
     const sampled: number[] = [];
     for (let i = 0; i < n; i++) if (params.subsample >= 1 || random() < params.subsample) sampled.push(i);
@@ -590,7 +650,7 @@ export function trainGbdt(
     report.trainLoss.push(mse(pred, y));
     if (valid && validPred) {
       for (let i = 0; i < valid.y.length; i++) validPred[i] = validPred[i]! + evalTreeAt(tree, sets, knownSets, valid.x.columns, i);
-      const loss = mse(validPred, valid.y);
+      const loss = mse(validPred, valid.y, valid.weights);
       report.validLoss.push(loss);
       if (loss < bestLoss - 1e-12) {
         bestLoss = loss;

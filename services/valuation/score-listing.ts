@@ -3,10 +3,11 @@
  * the model, comparables from sales history, confidence from both, then the deal score. Pure:
  * the scorer worker does the reading and writing.
  */
-import { comparablesSupport, selectComparables, type ComparableCandidate } from './comparables.js';
+import { comparablesSupport, selectComparables, type ComparableCandidate, type RankedComparable } from './comparables.js';
 import { dealScore } from './deal-score.js';
-import type { FairValueModel } from './fair-value-model.js';
+import type { FairValueModel, Valuation } from './fair-value-model.js';
 import type { ValuationInput } from './features.js';
+import { westMachine } from './westauction-sales.js';
 
 export type ListingToScore = {
   id: number;
@@ -25,6 +26,27 @@ export type ListingToScore = {
   auctionEndAt: Date | null;
   bidCount: number;
   attributes?: Record<string, string | number | null>;
+  /** What any adapter's listing carries besides the structured fields (bounded, plain text). */
+  title?: string | null;
+  description?: string | null;
+  /** Miles, for trucks and trailers that state an odometer rather than hours. */
+  odometer?: number | null;
+  /** The source's slug (`westauction`, `demo`, …). */
+  sourceSlug?: string | null;
+};
+
+/** A comparable as the deal page shows it: `price` in today's dollars (rounded), `original_price` as it sold. */
+export type ScoredComparable = { title: string; price: number; original_price: number; sold_at: string; source: string; url: string | null };
+
+export type NoScoreReason = 'unsupported-type' | 'no-model-or-family' | 'no-comparables' | 'no-price' | 'low-confidence';
+
+/** The buyer-facing sentence the deal page shows for each reason a listing has no score. */
+export const REASON_TEXT: Record<NoScoreReason, string> = {
+  'unsupported-type': 'Not enough sales of this type yet',
+  'no-model-or-family': 'The listing does not say enough about the machine to value it yet',
+  'no-comparables': 'Not enough sales of this model yet',
+  'no-price': 'No price to compare yet',
+  'low-confidence': 'Too few similar sales to be sure of its value yet',
 };
 
 export type ListingScore = {
@@ -33,9 +55,13 @@ export type ListingScore = {
   valueLow: number | null;
   valueHigh: number | null;
   valuationConfidence: number | null;
-  comparables: { title: string; price: number; sold_at: string; source: string; url: string | null }[] | null;
+  comparables: ScoredComparable[] | null;
+  /** The date (YYYY-MM-DD) the valuation is for: its market and its dollars; null when there is none. */
+  asOf: string | null;
+  /** Why there is no score, for the buyer (the deal page shows it); null when scored. */
+  reasonText: string | null;
   /** Why there is no score, for logs. */
-  reason: 'scored' | 'unsupported-type' | 'no-model-or-family' | 'no-comparables' | 'no-price' | 'low-confidence';
+  reason: 'scored' | NoScoreReason;
 };
 
 const NONE: Omit<ListingScore, 'reason'> = {
@@ -45,7 +71,24 @@ const NONE: Omit<ListingScore, 'reason'> = {
   valueHigh: null,
   valuationConfidence: null,
   comparables: null,
+  asOf: null,
+  reasonText: null,
 };
+
+function none(reason: NoScoreReason): ListingScore {
+  return { ...NONE, reason, reasonText: REASON_TEXT[reason] };
+}
+
+/** What a listing's text says that the model reads as attributes: its source, the kind of machine, unused, odometer. */
+function listingAttributes(listing: ListingToScore): Record<string, string | number | null> {
+  const attributes: Record<string, string | number | null> = { ...listing.attributes };
+  if (listing.sourceSlug && attributes.source === undefined) attributes.source = listing.sourceSlug;
+  const machine = listing.title ? westMachine(listing.title) : null;
+  if (machine && attributes.machine_kind === undefined) attributes.machine_kind = machine.kind;
+  if (listing.title && /\bunused\b|\bnew\b/i.test(listing.title) && attributes.unused === undefined) attributes.unused = 'yes';
+  if (listing.odometer !== null && listing.odometer !== undefined && attributes.odometer === undefined) attributes.odometer = listing.odometer;
+  return attributes;
+}
 
 export function listingValuationInput(listing: ListingToScore, now: Date): ValuationInput {
   return {
@@ -59,7 +102,8 @@ export function listingValuationInput(listing: ListingToScore, now: Date): Valua
     state: listing.state,
     saleChannel: 'auction',
     soldAt: listing.auctionEndAt && listing.auctionEndAt > now ? listing.auctionEndAt : now,
-    attributes: listing.attributes ?? {},
+    attributes: listingAttributes(listing),
+    title: listing.title ?? null,
   };
 }
 
@@ -72,21 +116,37 @@ export function rangeFactor(low: number, high: number): number {
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const roundMoney = (v: number) => Math.round(v);
 
-export function scoreListing(listing: ListingToScore, model: FairValueModel, candidates: ComparableCandidate[], now: Date): ListingScore {
-  const knownTypes = model.data.vocabulary.category ?? [];
-  if (!knownTypes.includes(String(listing.categoryId))) return { ...NONE, reason: 'unsupported-type' };
-  if (!listing.model && !listing.modelFamily) return { ...NONE, reason: 'no-model-or-family' };
+type Prepared = { kind: 'none'; result: ListingScore } | { kind: 'value'; ranked: RankedComparable[]; input: ValuationInput };
+
+/** The checks and comparables before the model is asked: the part one-at-a-time and batch share. */
+function prepare(listing: ListingToScore, model: FairValueModel, candidates: ComparableCandidate[], now: Date): Prepared {
+  if (!model.valuesType(listing.categoryId)) return { kind: 'none', result: none('unsupported-type') };
+  // a listing without a model is valued from its make, type and title; without a make either there is nothing to compare
+  if (!listing.model && !listing.modelFamily && !listing.make) return { kind: 'none', result: none('no-model-or-family') };
   const ranked = selectComparables(listing, candidates, now, 5);
-  if (ranked.length === 0) return { ...NONE, reason: 'no-comparables' };
+  if (ranked.length === 0) return { kind: 'none', result: none('no-comparables') };
   const input = listingValuationInput(listing, now);
-  const valuation = model.value(model.withTypicalAttributes({ ...input, soldAt: model.valuationDate(input.soldAt) }));
+  return { kind: 'value', ranked, input: model.withTypicalAttributes({ ...input, soldAt: model.valuationDate(input.soldAt) }) };
+}
+
+/** The score from the model's valuation: the part after the model. */
+function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedComparable[], input: ValuationInput, valuation: Valuation, now: Date): ListingScore {
   const confidence = round2(comparablesSupport(ranked) * rangeFactor(valuation.low, valuation.high));
-  const base: Omit<ListingScore, 'reason' | 'dealScore'> = {
+  const asOf = input.soldAt;
+  const base: Omit<ListingScore, 'reason' | 'dealScore' | 'reasonText'> = {
     fairValue: roundMoney(valuation.fairValue),
     valueLow: roundMoney(valuation.low),
     valueHigh: roundMoney(valuation.high),
     valuationConfidence: confidence,
-    comparables: ranked.map((c) => ({ title: c.title, price: c.price, sold_at: c.soldAt.toISOString(), source: c.source, url: c.url })),
+    comparables: ranked.map((c) => ({
+      title: c.title,
+      price: roundMoney(model.inDollarsOf(c.price, c.soldAt, asOf)),
+      original_price: c.price,
+      sold_at: c.soldAt.toISOString(),
+      source: c.source,
+      url: c.url,
+    })),
+    asOf: asOf.toISOString().slice(0, 10),
   };
   const deal = dealScore({
     price: listing.priceUsd,
@@ -100,6 +160,32 @@ export function scoreListing(listing: ListingToScore, model: FairValueModel, can
     isAuction: listing.auctionEndAt !== null || listing.bidCount > 0,
     now,
   });
-  if (!deal) return { ...base, dealScore: null, reason: listing.priceUsd === null ? 'no-price' : 'low-confidence' };
-  return { ...base, dealScore: deal.score, reason: 'scored' };
+  if (!deal) {
+    const reason: NoScoreReason = listing.priceUsd === null ? 'no-price' : 'low-confidence';
+    return { ...base, dealScore: null, reason, reasonText: REASON_TEXT[reason] };
+  }
+  return { ...base, dealScore: deal.score, reason: 'scored', reasonText: null };
+}
+
+export function scoreListing(listing: ListingToScore, model: FairValueModel, candidates: ComparableCandidate[], now: Date): ListingScore {
+  const prepared = prepare(listing, model, candidates, now);
+  if (prepared.kind === 'none') return prepared.result;
+  return finish(listing, model, prepared.ranked, prepared.input, model.value(prepared.input), now);
+}
+
+/**
+ * Scores many listings with one block prediction of the model (its fast path): the same result,
+ * listing for listing, as `scoreListing` one at a time.
+ */
+export function scoreListings(
+  listings: ListingToScore[],
+  model: FairValueModel,
+  candidatesFor: (listing: ListingToScore) => ComparableCandidate[],
+  now: Date,
+): ListingScore[] {
+  const prepared = listings.map((l) => prepare(l, model, candidatesFor(l), now));
+  const toValue = prepared.flatMap((p) => (p.kind === 'value' ? [p.input] : []));
+  const valuations = toValue.length ? model.valueAll(toValue) : [];
+  let next = 0;
+  return prepared.map((p, i) => (p.kind === 'none' ? p.result : finish(listings[i]!, model, p.ranked, p.input, valuations[next++]!, now)));
 }

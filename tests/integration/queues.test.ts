@@ -10,6 +10,7 @@ import { createTestContext, type QueueBackendKind, type TestContext } from '../s
 const samples: { [N in QueueName]: PayloadInput<N> } = {
   crawl: { source: 'demo', label: 'list', url: 'http://127.0.0.1:9999/lots?page=2', page: 2, reason: 'manual' },
   score: { listingId: 42, reason: 'new', version: 'obs-1' },
+  scoreBatch: { listingIds: [42, 43], version: 'model-1' },
   match: { listingId: 42, event: 'scored', eventKey: 'v1' },
   notify: { channel: 'email', messageKey: 'reset-1', to: 'buyer@example.com', subject: 'Hello', text: 'Body' },
   notifyBatch: { listingId: 42, messageKeys: ['alert:1', 'alert:2'] },
@@ -20,7 +21,7 @@ const samples: { [N in QueueName]: PayloadInput<N> } = {
 /** The sample with its id-determining field changed, so each test has its own job id. */
 function variant<N extends QueueName>(name: N, tag: string): PayloadInput<N> {
   const sample = samples[name] as Record<string, unknown>;
-  const key = { crawl: 'slot', score: 'version', match: 'eventKey', notify: 'messageKey', notifyBatch: 'messageKeys', alertDigest: 'slot', model: 'slot' }[name];
+  const key = { crawl: 'slot', score: 'version', scoreBatch: 'version', match: 'eventKey', notify: 'messageKey', notifyBatch: 'messageKeys', alertDigest: 'slot', model: 'slot' }[name];
   return { ...sample, [key]: Array.isArray(sample[key]) ? [`${tag}`] : `${tag}` } as PayloadInput<N>;
 }
 

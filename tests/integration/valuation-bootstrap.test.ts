@@ -14,12 +14,15 @@ describe('valuation bootstrap on a fresh installation', () => {
   });
   afterAll(async () => ctx?.close());
 
-  it('imports the Fast Iron sales once and queues one first training', async () => {
+  it('imports the Fast Iron sales and West Auctions machine lots once and queues one first training', async () => {
     expect(await bootstrapValuation(ctx)).toBe('training-queued');
     const counts = await countSoldResultsByOrigin(ctx.database.db);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     // 10,931 training sales + 5,098 priced January–February 2012 sales, all six groups mapped.
-    expect(total).toBe(10_931 + 5_098);
+    expect(counts['import:fastiron']).toBe(10_931 + 5_098);
+    // West Auctions: the closed machine lots with a hammer price (of 31,124 lots, mostly merchandise).
+    expect(counts['import:westauction']).toBeGreaterThan(700);
+    expect(counts['import:westauction']).toBeLessThan(1_000);
 
     // Again (another replica, or a restart before training finished): no second import, one job.
     expect(await bootstrapValuation(ctx)).toBe('training-queued');

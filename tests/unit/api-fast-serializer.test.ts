@@ -27,8 +27,8 @@ const detail: { data: DealDetail } = {
     id: 7, slug: 's', make_model: 'm', title: 't', price: null, current_price: 5, currency: 'USD', location: null,
     description: 'line\nwith "quotes" and \\ backslash \u2028', images: ['a', 'b'], image_count: 2, auction_end_date: null,
     original_url: 'u', status: 'open', bid_count: 0, category: { id: 1, name: 'c' }, auction_site: { id: 2, name: 's' },
-    deal_score: null, deal_level: null, year: null, hours: 1200, condition: null,
-    valuation: { fair_value: 1, low: null, high: 2, confidence: 0.5, comparables: [{ title: 'x', price: 1, sold_at: '2024-01-01', source: 'f', url: null }] },
+    deal_score: null, deal_level: null, score_reason: 'Not enough sales of this type yet', year: null, hours: 1200, condition: null,
+    valuation: { as_of: '2026-11-25', fair_value: 1, low: null, high: 2, confidence: 0.5, comparables: [{ title: 'x', price: 1.5, original_price: 1, adjusted_price: 1.5, sold_at: '2024-01-01', source: 'f', url: null }] },
     price_history: [{ observed_at: '2026-01-01T00:00:00.000Z', price: null }],
   },
 };

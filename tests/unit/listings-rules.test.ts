@@ -22,6 +22,7 @@ const row: DetailRow = {
   firstImageUrl: 'https://img/1.jpg', imageCount: 3, categoryId: 1, categoryName: 'Excavators', sourceId: 2, sourceName: 'IronPlanet',
   originalUrl: 'https://site/lot/1', description: '<p>Clean &amp; ready</p><script>alert(1)</script>', hours: 5400, condition: 'Good',
   status: 'open', bidCount: 4, fairValue: null, valueLow: null, valueHigh: null, valuationConfidence: null, comparables: null,
+  scoreReason: null, valuationAsOf: null,
 };
 
 describe('searchWords', () => {
@@ -140,9 +141,31 @@ describe('cards and details', () => {
       [],
     );
     expect(valued.valuation).toMatchObject({ fair_value: 100000, low: 90000, high: 110000, confidence: 0.7 });
-    expect(valued.valuation!.comparables[0]).toEqual({ title: 'CAT 320', price: 98000, sold_at: '2025-01-02', source: 'import:fastiron', url: null });
+    // a score written before today's dollars: its one price is both the original and the adjusted one
+    expect(valued.valuation!.comparables[0]).toEqual({ title: 'CAT 320', price: 98000, original_price: 98000, adjusted_price: 98000, sold_at: '2025-01-02', source: 'import:fastiron', url: null });
     expect(valued.valuation!.comparables).toHaveLength(10);
     expect(valued.images).toEqual(['https://img/a.jpg']);
+  });
+
+  it('carries the valuation date, both prices of a comparable, only http(s) links, and why a score is missing', () => {
+    const valued = toDetail(
+      { ...row, dealScore: null, scoreReason: 'Too few similar sales to be sure of its value yet', valuationAsOf: '2026-11-25', fairValue: 58300, valueLow: 50000, valueHigh: 66000, valuationConfidence: 0.4, comparables: [
+        { title: '2004 CAT 320C', price: 58300, original_price: 41000, sold_at: '2012-02-21T00:00:00.000Z', source: 'Fast Iron auction records', url: 'javascript:alert(1)' },
+        { title: '2005 CAT 320C', price: 60000, original_price: 60000, sold_at: '2026-10-01T00:00:00.000Z', source: 'West Auctions', url: 'https://westauction.example/lot/1' },
+      ] },
+      [],
+      [],
+    );
+    expect(valued.score_reason).toBe('Too few similar sales to be sure of its value yet');
+    expect(valued.deal_level).toBeNull();
+    expect(valued.valuation!.as_of).toBe('2026-11-25');
+    expect(valued.valuation!.comparables).toEqual([
+      { title: '2004 CAT 320C', price: 58300, original_price: 41000, adjusted_price: 58300, sold_at: '2012-02-21T00:00:00.000Z', source: 'Fast Iron auction records', url: null },
+      { title: '2005 CAT 320C', price: 60000, original_price: 60000, adjusted_price: 60000, sold_at: '2026-10-01T00:00:00.000Z', source: 'West Auctions', url: 'https://westauction.example/lot/1' },
+    ]);
+    // scored: no reason, whatever is stored; never scored: says so
+    expect(toDetail({ ...row, scoreReason: 'stale' }, [], []).score_reason).toBeNull();
+    expect(toDetail({ ...row, dealScore: null }, [], []).score_reason).toBe('Not valued yet');
   });
 
   it('orders price history oldest first and keeps one point per change', () => {

@@ -78,18 +78,20 @@ describe('fair-value ensemble', () => {
   });
 
 
-  it('leaves hours, datasource and auctioneer out by default; keeps them when asked', () => {
-    expect(LEFT_OUT_FEATURES).toEqual(expect.arrayContaining(['hours', 'attr_datasource', 'attr_auctioneerID']));
+  it('uses hours by default (issue #18, monotone), leaves datasource, auctioneer and the year-unsafe encodings out', () => {
+    expect(LEFT_OUT_FEATURES).toEqual(expect.arrayContaining(['hours_per_year', 'te_model_age', 'te_family_age', 'attr_datasource', 'attr_auctioneerID']));
+    expect(LEFT_OUT_FEATURES).not.toContain('hours');
     const usesFeature = (m: FairValueModel, name: string) => {
       const f = m.data.gbdt.features.findIndex((spec) => spec.name === name);
       return m.data.gbdt.trees.some((t) => t.feature.includes(f));
     };
-    expect(usesFeature(model, 'hours')).toBe(false);
+    // hours carry signal here (they grow with age), so the model splits on them
+    expect(usesFeature(model, 'hours')).toBe(true);
+    expect(usesFeature(model, 'hours_per_year')).toBe(false);
     const probeAt = (m: FairValueModel, hours: number | null) => m.value({ ...sales[0]!, hours }).fairValue;
-    expect(probeAt(model, 500)).toBe(probeAt(model, 20_000));
-    // hours carry signal here (they grow with age), so a model that keeps them splits on them
-    const withHours = trainFairValueModel(sales, { params, dropFeatures: [] }).model;
-    expect(usesFeature(withHours, 'hours')).toBe(true);
+    expect(probeAt(model, 500)).toBeGreaterThanOrEqual(probeAt(model, 20_000));
+    const without = trainFairValueModel(sales, { params, dropFeatures: ['hours', 'hours_per_year'] }).model;
+    expect(usesFeature(without, 'hours')).toBe(false);
   });
 
   it('fills missing hours from the model’s typical hours per year of age when asked', () => {
@@ -134,5 +136,23 @@ describe('fair-value ensemble', () => {
     // stored with the model, so a model trained with another smoothing scores as it was trained
     const restored = FairValueModel.fromJSON(JSON.parse(JSON.stringify(five.toJSON())));
     expect(restored.valueAll(probe)).toEqual(five.valueAll(probe));
+  });
+
+  it("gives an online source its own, wider range: its held-out errors' 5–95% by default", () => {
+    // the same history sold again at an online auction, with hammer prices scattered ±2× around it
+    const scatter = seededRandom(5);
+    const online = sales.map((s) => ({ ...s, attributes: { ...s.attributes, source: 'westauction' }, price: Math.round(s.price * Math.exp((scatter() - 0.5) * 1.4)) }));
+    const width = (tail: number) => {
+      const { model: m } = trainFairValueModel([...sales, ...online], { params, members: 1, onlineRangeTail: tail, holdoutOnly: true });
+      const r = m.data.ranges.bySource!.westauction!;
+      return r.high - r.low;
+    };
+    const narrow = width(0.1);
+    const wide = width(0.05);
+    expect(wide).toBeGreaterThan(narrow);
+    const { model: m } = trainFairValueModel([...sales, ...online], { params, members: 1, holdoutOnly: true });
+    expect(m.data.ranges.bySource!.westauction!.high - m.data.ranges.bySource!.westauction!.low).toBeCloseTo(wide, 12);
+    // Fast Iron's rows keep the 10–90% of theirs
+    expect(m.data.ranges.bySource!.fastiron!.high - m.data.ranges.bySource!.fastiron!.low).toBeLessThan(narrow);
   });
 });

@@ -53,6 +53,25 @@ describe('gradient-boosted trees', () => {
     expect(fit({ huberDelta: 0.3 })).toBeCloseTo(0.015, 3);
     // a δ no residual reaches is squared loss again
     expect(fit({ huberDelta: 100 })).toBeCloseTo(fit({}), 12);
+    // per-row deltas override it: the wild row uncapped pulls like squared loss, and the twenty capped rows never reach their cap
+    const perRow = (wild: number) =>
+      trainGbdt([{ name: 'x', kind: 'numeric' }], x, y, { ...params, huberDelta: 0.3 }, undefined, undefined, Float64Array.from({ length: 21 }, (_, i) => (i === 20 ? wild : 0.3))).model.predictRow([1]);
+    expect(perRow(0.3)).toBeCloseTo(0.015, 3);
+    expect(perRow(Infinity)).toBeGreaterThan(0.3);
+  });
+
+  it('early stopping weighs its validation rows as told', () => {
+    // two groups at 0 and 10; the trees walk group 1 from the mean (5) up to 10
+    const x = matrix([Array.from({ length: 40 }, (_, i) => i % 2)]);
+    const y = Float64Array.from({ length: 40 }, (_, i) => (i % 2 ? 10 : 0));
+    const valid = (weights?: number[]) => ({ x: matrix([[1, 1]]), y: Float64Array.from([10, 5]), weights: weights && Float64Array.from(weights) });
+    const params = { trees: 60, learningRate: 0.05, lambda: 0, subsample: 1, colsample: 1, minDataInLeaf: 1, earlyStoppingRounds: 1000 };
+    const best = (weights?: number[]) => trainGbdt([{ name: 'x', kind: 'numeric' }], x, y, params, valid(weights)).report.bestIteration;
+    expect(best([1, 0])).toBe(60); // only the row at 10 counts: every tree helps
+    expect(best([0, 1])).toBe(1); // only the row at 5 counts: the first tree already overshoots it
+    const unweighted = best();
+    expect(unweighted).toBeGreaterThan(1);
+    expect(unweighted).toBeLessThan(60);
   });
 
   it('splits on categories many-vs-many', () => {

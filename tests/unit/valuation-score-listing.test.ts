@@ -3,7 +3,7 @@ import type { ComparableCandidate } from '../../services/valuation/comparables.j
 import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
-import { scoreListing, type ListingToScore } from '../../services/valuation/score-listing.js';
+import { scoreListing, scoreListings, type ListingToScore } from '../../services/valuation/score-listing.js';
 
 // Synthetic history: two wheel-loader models whose price falls with age and hours.
 const random = seededRandom(5);
@@ -53,10 +53,52 @@ describe('scoring a listing', () => {
   it('gives null for an unknown type, no comparables, or no price', () => {
     expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now)).toMatchObject({ dealScore: null, fairValue: null, reason: 'unsupported-type' });
     expect(scoreListing({ ...listing, model: 'ZZ1', modelFamily: 'ZZ' }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-comparables' });
-    expect(scoreListing({ ...listing, model: null, modelFamily: null }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-model-or-family' });
+    expect(scoreListing({ ...listing, model: null, modelFamily: null, make: null }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-model-or-family' });
+    // a listing that names only its make compares with sales of that make
+    const byMake = comps.map((c) => ({ ...c, make: 'CATERPILLAR' }));
+    const makeOnly = scoreListing({ ...listing, model: null, modelFamily: null, title: 'Caterpillar Wheel Loader' }, model, byMake, now);
+    expect(makeOnly.comparables).toHaveLength(5);
+    expect(makeOnly.fairValue).not.toBeNull();
+    expect(scoreListing({ ...listing, model: null, modelFamily: null }, model, comps, now).reason).toBe('no-comparables');
     const noPrice = scoreListing({ ...listing, priceUsd: null }, model, comps, now);
     expect(noPrice.dealScore).toBeNull();
     expect(noPrice.reason).toBe('no-price');
     expect(noPrice.fairValue).not.toBeNull();
+  });
+});
+
+describe('the scoring contract', () => {
+  it('scores a batch exactly as one at a time', () => {
+    const batch: ListingToScore[] = [
+      listing,
+      { ...listing, id: 2, priceUsd: 20_000, hours: 300 },
+      { ...listing, id: 3, categoryId: 6 },
+      { ...listing, id: 4, model: '950G', modelFamily: '950', year: 1999, priceUsd: null },
+      { ...listing, id: 5, model: 'ZZ1', modelFamily: 'ZZ' },
+      { ...listing, id: 6, year: null, hours: null, state: null, auctionEndAt: new Date('2026-11-22T00:00:00Z'), bidCount: 3 },
+    ];
+    const candidatesFor = (l: ListingToScore) => (l.model === '980G' ? comps : []);
+    const together = scoreListings(batch, model, candidatesFor, now);
+    const alone = batch.map((l) => scoreListing(l, model, candidatesFor(l), now));
+    expect(together).toEqual(alone);
+    expect(together.map((s) => s.reason)).toEqual(['scored', 'scored', 'unsupported-type', 'no-comparables', 'no-comparables', 'scored']);
+  });
+
+  it('says as of when the value is, shows each comparable at its sale price and in those dollars', () => {
+    const scored = scoreListing(listing, model, comps, now);
+    expect(scored.asOf).toBe(model.valuationDate(now).toISOString().slice(0, 10));
+    expect(scored.reasonText).toBeNull();
+    for (const c of scored.comparables!) {
+      const original = comps.find((x) => x.price === c.original_price && x.soldAt.toISOString() === c.sold_at);
+      expect(original).toBeDefined();
+      expect(c.price).toBe(Math.round(model.inDollarsOf(c.original_price, new Date(c.sold_at), new Date(scored.asOf!))));
+    }
+  });
+
+  it('gives the buyer a reason whenever there is no score', () => {
+    expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now).reasonText).toBe('Not enough sales of this type yet');
+    expect(scoreListing({ ...listing, priceUsd: null }, model, comps, now).reasonText).toBe('No price to compare yet');
+    expect(scoreListing({ ...listing, model: 'ZZ1', modelFamily: 'ZZ' }, model, comps, now).reasonText).toMatch(/^Not enough sales/);
+    expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now).asOf).toBeNull();
   });
 });

@@ -139,7 +139,8 @@ export async function closeRun(db: DbOrTx, runId: number): Promise<CrawlRun | un
       })
       .where(and(eq(crawlRuns.id, runId), eq(crawlRuns.state, 'running')))
       .returning();
-    if (finished) {
+    // A dry run is a look, not a crawl: the source's health stays what its real runs made it.
+    if (finished && !finished.dryRun) {
       const outcome = (finished.outcome ?? 'error') as SourceStatus;
       const detailKinds: Partial<Record<SourceStatus, CrawlErrorKind[]>> = { 'layout-changed': ['parse'], 'login-required': ['login'], blocked: ['blocked'] };
       const kinds = detailKinds[outcome];

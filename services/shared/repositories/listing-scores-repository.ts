@@ -3,9 +3,10 @@
  * (the only writer of those columns), and list listings to rescore after a new model.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { listings, type Comparable } from '../../../db/schema/index.js';
+import { listings, sources, type Comparable } from '../../../db/schema/index.js';
 import type { ListingToScore } from '../../valuation/score-listing.js';
 import type { DbOrTx } from '../database/db.js';
+import { intArray } from '../database/sql-arrays.js';
 
 /** What the scorer needs of a listing, plus the stored fields it compares against. */
 export type ListingForScoring = Omit<ListingToScore, 'attributes'> & {
@@ -15,31 +16,47 @@ export type ListingForScoring = Omit<ListingToScore, 'attributes'> & {
   modelVersion: number | null;
 };
 
+/** Description text the model reads: enough for its words, bounded so one listing cannot bloat a batch. */
+const DESCRIPTION_CHARS = 2000;
+
+const scoringColumns = {
+  id: listings.id,
+  categoryId: listings.categoryId,
+  make: listings.make,
+  model: listings.model,
+  modelFamily: listings.modelFamily,
+  year: listings.year,
+  hours: listings.hours,
+  condition: listings.condition,
+  state: listings.state,
+  currency: listings.currency,
+  price: listings.price,
+  priceUsd: listings.priceUsd,
+  buyersPremiumPct: listings.buyersPremiumPct,
+  status: listings.status,
+  auctionEndAt: listings.auctionEndAt,
+  bidCount: listings.bidCount,
+  dealScore: listings.dealScore,
+  modelVersion: listings.modelVersion,
+  title: listings.title,
+  description: sql<string>`left(${listings.description}, ${DESCRIPTION_CHARS})`,
+  sourceSlug: sources.name,
+};
+
 export async function getListingForScoring(db: DbOrTx, id: number): Promise<ListingForScoring | null> {
-  const [row] = await db
-    .select({
-      id: listings.id,
-      categoryId: listings.categoryId,
-      make: listings.make,
-      model: listings.model,
-      modelFamily: listings.modelFamily,
-      year: listings.year,
-      hours: listings.hours,
-      condition: listings.condition,
-      state: listings.state,
-      currency: listings.currency,
-      price: listings.price,
-      priceUsd: listings.priceUsd,
-      buyersPremiumPct: listings.buyersPremiumPct,
-      status: listings.status,
-      auctionEndAt: listings.auctionEndAt,
-      bidCount: listings.bidCount,
-      dealScore: listings.dealScore,
-      modelVersion: listings.modelVersion,
-    })
-    .from(listings)
-    .where(eq(listings.id, id));
+  const [row] = await getListingsForScoring(db, [id]);
   return row ?? null;
+}
+
+/** The listings with these ids (those that exist), in id order: one query for a batch rescore. */
+export async function getListingsForScoring(db: DbOrTx, ids: number[]): Promise<ListingForScoring[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(scoringColumns)
+    .from(listings)
+    .innerJoin(sources, eq(sources.id, listings.sourceId))
+    .where(inArray(listings.id, ids))
+    .orderBy(listings.id);
 }
 
 export type ListingScoreWrite = {
@@ -51,10 +68,62 @@ export type ListingScoreWrite = {
   comparables: Comparable[] | null;
   modelVersion: number;
   scoredAt: Date;
+  /** The buyer-facing reason there is no score; null when scored. */
+  scoreReason: string | null;
+  /** YYYY-MM-DD, the valuation's market and dollars; null without a valuation. */
+  valuationAsOf: string | null;
 };
 
 export async function writeListingScore(db: DbOrTx, id: number, score: ListingScoreWrite): Promise<void> {
-  await db.update(listings).set(score).where(eq(listings.id, id));
+  await writeListingScores(db, [{ id, ...score }]);
+}
+
+/**
+ * Writes a batch of scores in one statement: the rows travel as one JSON parameter and are joined
+ * back to their listings, so a rescore of a million listings costs a thousand round trips, not a
+ * million. A listing deleted meanwhile is simply not matched.
+ */
+export async function writeListingScores(db: DbOrTx, scores: Array<{ id: number } & ListingScoreWrite>): Promise<void> {
+  if (scores.length === 0) return;
+  const rows = scores.map((s) => ({
+    id: s.id,
+    deal_score: s.dealScore,
+    fair_value: s.fairValue,
+    value_low: s.valueLow,
+    value_high: s.valueHigh,
+    valuation_confidence: s.valuationConfidence,
+    comparables: s.comparables,
+    model_version: s.modelVersion,
+    scored_at: s.scoredAt.toISOString(),
+    score_reason: s.scoreReason,
+    valuation_as_of: s.valuationAsOf,
+  }));
+  await db.execute(sql`
+    UPDATE listings AS l SET
+      deal_score = r.deal_score,
+      fair_value = r.fair_value,
+      value_low = r.value_low,
+      value_high = r.value_high,
+      valuation_confidence = r.valuation_confidence,
+      comparables = r.comparables,
+      model_version = r.model_version,
+      scored_at = r.scored_at,
+      score_reason = r.score_reason,
+      valuation_as_of = r.valuation_as_of
+    FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(
+      id int, deal_score int, fair_value numeric, value_low numeric, value_high numeric,
+      valuation_confidence float8, comparables jsonb, model_version int, scored_at timestamptz,
+      score_reason text, valuation_as_of date)
+    WHERE l.id = r.id`);
+}
+
+/**
+ * Listings that arrived before any model was trained: they say so on the deal page until the
+ * rescore after the first training values them. Scored listings are left as they are.
+ */
+export async function markListingsAwaitingModel(db: DbOrTx, ids: number[], reason: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(sql`UPDATE listings SET score_reason = ${reason} WHERE id = ANY(${intArray(ids)}) AND model_version IS NULL`);
 }
 
 /** Ids of the listings worth (re)scoring: everything not withdrawn, in id order, a page at a time. */

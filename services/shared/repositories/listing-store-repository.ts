@@ -142,13 +142,13 @@ export async function applyLotUpdate(db: Db, source: { id: number; name: string 
   return db.transaction((tx) => mergeIntoStored(tx, source, update, raw, 'partial'));
 }
 
-/** The stored lot as a normalised listing (the base a response is merged onto), with its row's hash and id; locked for update. */
-async function loadStoredLot(tx: DbOrTx, source: { id: number; name: string }, externalId: string) {
-  const [row] = await tx
+/** The stored lot as a normalised listing (the base a response is merged onto), with its row's hash and id; locked for update unless `lock` is false (a preview). */
+async function loadStoredLot(tx: DbOrTx, source: { id: number; name: string }, externalId: string, lock = true) {
+  const query = tx
     .select()
     .from(listings)
-    .where(and(eq(listings.sourceId, source.id), eq(listings.externalId, externalId)))
-    .for('update');
+    .where(and(eq(listings.sourceId, source.id), eq(listings.externalId, externalId)));
+  const [row] = lock ? await query.for('update') : await query;
   if (!row) return null;
   const images = await tx.select({ url: listingImages.url }).from(listingImages).where(eq(listingImages.listingId, row.id)).orderBy(asc(listingImages.position));
   let soldPrice: number | null = null;
@@ -227,26 +227,43 @@ async function mergeIntoStored(
   return { listingId: current.id, externalId: l.externalId, outcome: 'updated', version };
 }
 
-/** For dry runs: what storing would do, without writing. */
-/** For dry runs: which partial updates would find their lot ('updated' at most) and which would be dropped (null). */
-export async function previewUpdates(db: DbOrTx, sourceId: number, externalIds: string[]): Promise<(StoreOutcome | null)[]> {
-  if (externalIds.length === 0) return [];
-  const rows = await db
-    .select({ externalId: listings.externalId })
-    .from(listings)
-    .where(and(eq(listings.sourceId, sourceId), inArray(listings.externalId, externalIds)));
-  const known = new Set(rows.map((r) => r.externalId));
-  return externalIds.map((id) => (known.has(id) ? 'updated' : null));
+/**
+ * For dry runs: what storeListing would report for each lot, without writing. A lot whose fresh
+ * hash differs from the stored one is merged onto it as storing would (a list page's partial lot
+ * usually merges to no change), so the counts match a real crawl's.
+ */
+export async function previewListings(db: DbOrTx, source: { id: number; name: string }, writes: LotWrite[]): Promise<StoreOutcome[]> {
+  if (writes.length === 0) return [];
+  const hashes = await storedHashes(db, source.id, writes.map((w) => w.listing.externalId));
+  const outcomes: StoreOutcome[] = [];
+  for (const w of writes) {
+    if (!hashes.has(w.listing.externalId)) outcomes.push('new');
+    else if (hashes.get(w.listing.externalId) === w.listing.contentHash) outcomes.push('unchanged');
+    else outcomes.push((await previewMerge(db, source, { ...w, lot: { ...w.lot, externalId: w.listing.externalId } })) ?? 'new');
+  }
+  return outcomes;
 }
 
-export async function previewListings(db: DbOrTx, sourceId: number, batch: NormalizedListing[]): Promise<StoreOutcome[]> {
-  if (batch.length === 0) return [];
+/** For dry runs: what applyLotUpdate would report for each partial update (null: its lot is not stored, the update is dropped). */
+export async function previewUpdates(db: DbOrTx, source: { id: number; name: string }, updates: LotUpdateWrite[]): Promise<(StoreOutcome | null)[]> {
+  const outcomes: (StoreOutcome | null)[] = [];
+  for (const u of updates) outcomes.push(await previewMerge(db, source, u));
+  return outcomes;
+}
+
+async function storedHashes(db: DbOrTx, sourceId: number, externalIds: string[]): Promise<Map<string, string | null>> {
   const rows = await db
     .select({ externalId: listings.externalId, contentHash: listings.contentHash })
     .from(listings)
-    .where(and(eq(listings.sourceId, sourceId), inArray(listings.externalId, batch.map((l) => l.externalId))));
-  const hashes = new Map(rows.map((r) => [r.externalId, r.contentHash]));
-  return batch.map((l) => (!hashes.has(l.externalId) ? 'new' : hashes.get(l.externalId) === l.contentHash ? 'unchanged' : 'updated'));
+    .where(and(eq(listings.sourceId, sourceId), inArray(listings.externalId, externalIds)));
+  return new Map(rows.map((r) => [r.externalId, r.contentHash]));
+}
+
+/** mergeIntoStored's verdict without its writes (and without its row lock). */
+async function previewMerge(db: DbOrTx, source: { id: number; name: string }, write: LotUpdateWrite): Promise<StoreOutcome | null> {
+  const current = await loadStoredLot(db, source, write.lot.externalId, false);
+  if (!current) return null;
+  return mergeLot(current.stored, write.lot, write.pageUrl, write.fetchedAt).contentHash === current.contentHash ? 'unchanged' : 'updated';
 }
 
 /** Open lots of a source ending within `withinMs`: the ending-soon re-check list. */

@@ -83,17 +83,20 @@ export async function listTrainingSales(db: DbOrTx): Promise<SoldResultRow[]> {
  */
 export async function findComparableCandidates(
   db: DbOrTx,
-  target: { categoryId: number; model: string | null; modelFamily: string | null },
+  target: { categoryId: number; model: string | null; modelFamily: string | null; make?: string | null },
   limit = 400,
 ): Promise<SoldResultRow[]> {
-  const norm = (v: string | null) => (v ? v.toUpperCase().replace(/[^A-Z0-9]/g, '') : '');
+  const norm = (v: string | null | undefined) => (v ? v.toUpperCase().replace(/[^A-Z0-9]/g, '') : '');
   const model = norm(target.model);
   const family = norm(target.modelFamily);
-  if (!model && !family) return [];
+  // without a model, the same make (as comparables.ts selects)
+  const make = !model && !family ? norm(target.make) : '';
+  if (!model && !family && !make) return [];
   const rows = await db.execute(sql`${SELECT_SALES}
     WHERE s.category_id = ${target.categoryId} AND s.price > 0 AND (
       (${family} <> '' AND regexp_replace(upper(coalesce(s.model_family, '')), '[^A-Z0-9]', '', 'g') = ${family})
       OR (${model} <> '' AND regexp_replace(upper(coalesce(s.model, '')), '[^A-Z0-9]', '', 'g') = ${model})
+      OR (${make} <> '' AND regexp_replace(upper(coalesce(s.make, '')), '[^A-Z0-9]', '', 'g') = ${make})
     )
     ORDER BY s.sold_at DESC, s.id DESC
     LIMIT ${limit}`);
@@ -103,4 +106,14 @@ export async function findComparableCandidates(
 export async function countSoldResultsByOrigin(db: DbOrTx): Promise<Record<string, number>> {
   const rows = (await db.execute(sql`SELECT origin, count(*)::int AS n FROM sold_results GROUP BY origin`)) as unknown as { origin: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.origin, Number(r.n)]));
+}
+
+/**
+ * Every sale comparables can be picked from (positive price, any currency, as
+ * findComparableCandidates reads them): loaded once by a batch rescore, which then looks
+ * candidates up in memory instead of one query per listing.
+ */
+export async function listComparablePool(db: DbOrTx): Promise<SoldResultRow[]> {
+  const rows = await db.execute(sql`${SELECT_SALES} WHERE s.price > 0`);
+  return (rows as unknown as Record<string, unknown>[]).map(toRow);
 }

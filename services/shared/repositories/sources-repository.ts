@@ -15,7 +15,7 @@ export type SourceRegistration = {
   disabledReason: string | null;
 };
 
-/** Inserts or refreshes each adapter's row; enablement follows configuration on every start. */
+/** Inserts or refreshes each adapter's row; enablement follows configuration. Only the crawler calls it, at its start. */
 export async function syncSources(db: DbOrTx, registrations: SourceRegistration[]): Promise<void> {
   for (const r of registrations) {
     await db
@@ -34,6 +34,15 @@ export async function syncSources(db: DbOrTx, registrations: SourceRegistration[
         },
       });
   }
+}
+
+/**
+ * Inserts the rows of sources not registered yet and leaves every existing row alone: for a
+ * process that crawls beside the product (`crawl --once`) without overriding its configuration.
+ */
+export async function registerMissingSources(db: DbOrTx, registrations: SourceRegistration[]): Promise<void> {
+  if (registrations.length === 0) return;
+  await db.insert(sources).values(registrations).onConflictDoNothing({ target: sources.name });
 }
 
 export async function findSourceByName(db: DbOrTx, name: string): Promise<SourceRow | undefined> {

@@ -31,9 +31,20 @@ export type Pagination = {
 
 export type AuctionListResponse = { data: { items: AuctionCard[]; pagination: Pagination } };
 
-export type Comparable = { title: string; price: number; sold_at: string | null; source: string | null; url: string | null };
+/** `price` (= `adjusted_price`) is in the valuation date's dollars; `original_price` is what it sold for then. */
+export type Comparable = {
+  title: string;
+  price: number;
+  original_price?: number | null;
+  adjusted_price?: number | null;
+  sold_at: string | null;
+  source: string | null;
+  url: string | null;
+};
 
 export type Valuation = {
+  /** YYYY-MM-DD: the market and dollars the values are in. */
+  as_of?: string | null;
   fair_value: number;
   low: number | null;
   high: number | null;
@@ -60,6 +71,8 @@ export type AuctionDetail = {
   auction_site: NamedRef | string | null;
   deal_score: number | null;
   deal_level?: string | null;
+  /** Why there is no deal score (shown where the score would be); null when scored. */
+  score_reason?: string | null;
   year?: number | null;
   hours?: number | null;
   condition?: string | null;

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TEST_USER, installFakeApi, renderApp, setupDom, signIn, type FakeResponse } from '../../../testing/render-app.js';
 import { chartPoints } from './price-history-chart.js';
-import { confidencePercent, earlyBidNote, priceVersusFairValue } from './valuation-card.js';
+import { comparablePrice, confidencePercent, earlyBidNote, priceVersusFairValue, valuesAsOf } from './valuation-card.js';
 import { dealSubtitle } from './deal-detail.js';
 
 setupDom();
@@ -33,15 +33,18 @@ function detail(overrides: Record<string, unknown> = {}) {
     hours: 5400,
     condition: 'Good',
     valuation: {
+      as_of: '2026-11-25',
       fair_value: 103000,
       low: 92000,
       high: 114000,
       confidence: 0.72,
       comparables: [
-        { title: '2015 Caterpillar 320', price: 99000, sold_at: '2026-09-14T00:00:00Z', source: 'Fast Iron', url: 'http://127.0.0.1/sold/1' },
-        { title: '2017 Caterpillar 320', price: 108000, sold_at: '2026-08-02T00:00:00Z', source: 'Fast Iron', url: null },
+        { title: '2015 Caterpillar 320', price: 99000, original_price: 99000, adjusted_price: 99000, sold_at: '2026-09-14T00:00:00Z', source: 'West Auctions', url: 'http://127.0.0.1/sold/1' },
+        { title: '2017 Caterpillar 320', price: 108000, original_price: 108000, adjusted_price: 108000, sold_at: '2026-08-02T00:00:00Z', source: 'West Auctions', url: null },
+        { title: '2004 Caterpillar 320C', price: 58300, original_price: 41000, adjusted_price: 58300, sold_at: '2012-02-21T00:00:00Z', source: 'Fast Iron auction records', url: null },
       ],
     },
+    score_reason: null,
     price_history: [
       { observed_at: '2026-11-10T00:00:00Z', price: 70000 },
       { observed_at: '2026-11-12T00:00:00Z', price: null },
@@ -123,6 +126,14 @@ describe('deal detail states', () => {
     expect(screen.getByText('72%')).toBeTruthy();
     expect(screen.getByRole('link', { name: /2015 Caterpillar 320/ }).getAttribute('href')).toBe('http://127.0.0.1/sold/1');
     expect(screen.getByText('2017 Caterpillar 320')).toBeTruthy();
+    // comparables: sale date, the price then and in today's dollars; the valuation's date; the buyer page
+    const prices = screen.getAllByTestId('comparable-price').map((e) => e.textContent);
+    expect(prices).toEqual(['$99,000', '$108,000', '$41,000 in Feb 2012 → $58,300 today']);
+    expect(screen.getByText(/Sold Feb 21, 2012 · Fast Iron auction records/)).toBeTruthy();
+    expect(screen.getByTestId('values-as-of').textContent).toMatch(/^Values as of Nov 25, 2026/);
+    const help = screen.getByRole('link', { name: /How the deal score works/ });
+    expect(help.getAttribute('href')).toBe('/docs/deal-score.md');
+    expect(screen.queryByTestId('score-reason')).toBeNull();
 
     const locked = await screen.findByTestId('price-history-locked');
     expect(within(locked).getByText('Price history charts are a Premium feature')).toBeTruthy();
@@ -170,6 +181,25 @@ describe('deal detail states', () => {
     expect(screen.getByText('No price changes recorded yet.')).toBeTruthy();
   });
 
+  it('a null score shows its reason where the score would be, and in the valuation', async () => {
+    detailApi({ body: { data: detail({ deal_score: null, deal_level: null, valuation: null, score_reason: 'Not enough sales of this type yet' }) } });
+    renderApp('/deal/42');
+    await screen.findByRole('heading', { name: 'Caterpillar 320', level: 1 });
+    expect(screen.getByTestId('score-reason').textContent).toBe('No score: Not enough sales of this type yet');
+    expect(screen.queryByText(/Fair Deal/)).toBeNull();
+    expect(screen.getByText('No deal score: Not enough sales of this type yet.')).toBeTruthy();
+    expect(screen.queryByText(/has not been valued yet/)).toBeNull();
+  });
+
+  it('a valued listing without a score (no price yet) keeps its valuation and says why', async () => {
+    detailApi({ body: { data: detail({ price: null, deal_score: null, deal_level: null, score_reason: 'No price to compare yet' }) } });
+    renderApp('/deal/42');
+    await screen.findByRole('heading', { name: 'Caterpillar 320', level: 1 });
+    expect(screen.getByTestId('score-reason').textContent).toBe('No score: No price to compare yet');
+    expect(screen.getByText('$103,000')).toBeTruthy();
+    expect(screen.getByText('No deal score: No price to compare yet.')).toBeTruthy();
+  });
+
   it("ended and under-a-day badges; the listing's currency", async () => {
     detailApi({ body: { data: detail({ auction_end_date: new Date(Date.now() + 7 * 3_600_000 + 60_000).toISOString(), currency: 'CAD', images: ['http://127.0.0.1/a.jpg'] }) } });
     renderApp('/deal/42');
@@ -185,6 +215,17 @@ describe('detail helpers', () => {
   it('subtitle joins the known values', () => {
     expect(dealSubtitle({ year: 2016, hours: 5400, condition: 'Good' })).toBe('2016 • 5,400 hours • Good');
     expect(dealSubtitle({ year: null, hours: 120, condition: null })).toBe('120 hours');
+  });
+  it("comparables read '$41,000 in Feb 2012 → $58,300 today'; one price when nothing was adjusted; the valuation's date", () => {
+    expect(comparablePrice({ price: 58300, original_price: 41000, adjusted_price: 58300, sold_at: '2012-02-21T00:00:00Z' })).toBe('$41,000 in Feb 2012 → $58,300 today');
+    expect(comparablePrice({ price: 60000, original_price: 60000.2, adjusted_price: 60000, sold_at: '2026-10-01T00:00:00Z' })).toBe('$60,000');
+    // scores stored before today's dollars carry one price
+    expect(comparablePrice({ price: 41000, sold_at: '2012-02-21T00:00:00Z' })).toBe('$41,000');
+    expect(comparablePrice({ price: 58300, original_price: 41000, sold_at: null })).toBe('$58,300');
+    expect(valuesAsOf('2026-11-25')).toBe('Values as of Nov 25, 2026');
+    expect(valuesAsOf('2026-01-01')).toBe('Values as of Jan 1, 2026');
+    expect(valuesAsOf(null)).toBeNull();
+    expect(valuesAsOf('garbage')).toBeNull();
   });
   it('confidence and price versus fair value', () => {
     expect(confidencePercent(0.724)).toBe(72);

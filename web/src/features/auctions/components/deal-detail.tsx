@@ -90,7 +90,14 @@ export function DealDetail({ id }: { id: string }) {
             {subtitle && <p className="mt-1 text-slate-700">{subtitle}</p>}
           </div>
           <div className="flex flex-wrap items-center gap-2">
-            <DealScoreBadge dealScore={data.deal_score} className="px-3 py-1 text-sm" />
+            {data.deal_score === null && data.score_reason ? (
+              // no score: the reason stands where the score would be, not a made-up middle score
+              <Badge tone="neutral" className="px-3 py-1 text-sm whitespace-normal" data-testid="score-reason">
+                No score: {data.score_reason}
+              </Badge>
+            ) : (
+              <DealScoreBadge dealScore={data.deal_score} className="px-3 py-1 text-sm" />
+            )}
             <AuctionEndBadge endDate={data.auction_end_date} />
           </div>
           <p className="text-3xl font-bold text-slate-900" data-testid="deal-price">{formatDetailPrice(data.price, data.currency)}</p>
@@ -149,7 +156,7 @@ export function DealDetail({ id }: { id: string }) {
         </Card>
       )}
       <div className="grid gap-6 lg:grid-cols-2">
-        <ValuationCard valuation={data.valuation} price={data.price} auctionEndDate={data.auction_end_date} />
+        <ValuationCard valuation={data.valuation} price={data.price} auctionEndDate={data.auction_end_date} scoreReason={data.deal_score === null ? data.score_reason : null} />
         <PriceHistoryCard history={data.price_history ?? []} currency={data.currency} isPremium={isPremium} />
       </div>
     </article>

@@ -1,10 +1,35 @@
-import { ExternalLink, Scale } from 'lucide-react';
+import { BookOpen, ExternalLink, Scale } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { formatMoney } from '../../../lib/format-price.js';
 import { timeLeft } from '../../../lib/time-left.js';
-import type { Valuation } from '../api/types.js';
+import type { Comparable, Valuation } from '../api/types.js';
 
 const soldFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+// A calendar date (YYYY-MM-DD) and a sale's month are shown as in UTC, so no time zone shifts them a day.
+const asOfFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const monthFmt = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** The buyer page on how scores are made, served read-only by the API from docs/. */
+export const DEAL_SCORE_HELP_URL = '/docs/deal-score.md';
+
+/** 'Values as of Nov 25, 2026' from the valuation's date; null when it has none. */
+export function valuesAsOf(asOf: string | null | undefined): string | null {
+  if (typeof asOf !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(asOf)) return null;
+  const d = new Date(`${asOf.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? null : `Values as of ${asOfFmt.format(d)}`;
+}
+
+/**
+ * A comparable's price as the buyer reads it: '$41,000 in Feb 2012 → $58,300 today' when the sale
+ * was adjusted to today's market, else the one price.
+ */
+export function comparablePrice(c: Pick<Comparable, 'price' | 'original_price' | 'adjusted_price' | 'sold_at'>): string {
+  const adjusted = typeof c.adjusted_price === 'number' && Number.isFinite(c.adjusted_price) ? c.adjusted_price : c.price;
+  const original = typeof c.original_price === 'number' && Number.isFinite(c.original_price) ? c.original_price : null;
+  const sold = c.sold_at ? new Date(c.sold_at) : null;
+  if (original === null || Math.round(original) === Math.round(adjusted) || !sold || Number.isNaN(sold.getTime())) return formatMoney(adjusted);
+  return `${formatMoney(original)} in ${monthFmt.format(sold)} → ${formatMoney(adjusted)} today`;
+}
 
 /** Confidence arrives as 0–1 (or 0–100): shown as a whole percentage. */
 export function confidencePercent(confidence: number | null | undefined): number | null {
@@ -46,12 +71,16 @@ export function ValuationCard({
   valuation,
   price,
   auctionEndDate,
+  scoreReason,
 }: {
   valuation: Valuation | null | undefined;
   price: number | null;
   auctionEndDate?: string | null;
+  /** Why there is no score (from the API), shown instead of a generic sentence. */
+  scoreReason?: string | null;
 }) {
   const note = valuation ? earlyBidNote(price, valuation.fair_value, auctionEndDate) : null;
+  const asOf = valuation ? valuesAsOf(valuation.as_of) : null;
   return (
     <Card>
       <CardHeader>
@@ -60,10 +89,12 @@ export function ValuationCard({
           Why This Score
         </CardTitle>
       </CardHeader>
-      <CardContent>
+      <CardContent className="space-y-5">
         {!valuation ? (
           <p className="text-sm text-slate-700">
-            This listing has not been valued yet: there are not enough comparable sales to estimate its fair value.
+            {scoreReason
+              ? `No deal score: ${scoreReason}.`
+              : 'This listing has not been valued yet: there are not enough comparable sales to estimate its fair value.'}
           </p>
         ) : (
           <div className="space-y-5">
@@ -90,6 +121,12 @@ export function ValuationCard({
                 </div>
               )}
             </dl>
+            {asOf && (
+              <p className="text-sm text-slate-700" data-testid="values-as-of">
+                {asOf}: comparable sales are shown at what they sold for and in today&apos;s dollars.
+              </p>
+            )}
+            {scoreReason && <p className="text-sm font-medium text-slate-800">No deal score: {scoreReason}.</p>}
             {note && <p className="text-sm text-slate-700">{note}</p>}
             <div>
               <h3 className="mb-2 text-sm font-semibold text-slate-900">Comparable Sales</h3>
@@ -111,7 +148,7 @@ export function ValuationCard({
                         )}
                         <p className="text-slate-700">{[soldDate(c.sold_at) && `Sold ${soldDate(c.sold_at)}`, c.source].filter(Boolean).join(' · ')}</p>
                       </div>
-                      <span className="font-semibold">{formatMoney(c.price)}</span>
+                      <span className="font-semibold" data-testid="comparable-price">{comparablePrice(c)}</span>
                     </li>
                   ))}
                 </ul>
@@ -119,6 +156,11 @@ export function ValuationCard({
             </div>
           </div>
         )}
+        <a href={DEAL_SCORE_HELP_URL} target="_blank" rel="noopener" className="inline-flex items-center gap-1 text-sm font-medium text-brand-600 hover:underline">
+          <BookOpen className="h-4 w-4" aria-hidden />
+          How the deal score works
+          <span className="sr-only">(opens in a new tab)</span>
+        </a>
       </CardContent>
     </Card>
   );

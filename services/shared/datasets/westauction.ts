@@ -1,0 +1,103 @@
+/**
+ * West Auctions closed-lot records (`../shared/data/westauction_lots/`, see its SOURCE.md): one
+ * CSV row per lot as a typed record. What the row means for the valuation (is it a machine, which
+ * type) is decided in services/valuation/westauction-sales.ts.
+ */
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { parse } from 'csv-parse';
+import { toStateCode } from '../us-states.js';
+
+/**
+ * The CSV's `*_time_utc` columns come from the site's unix fields, which run 7,200 s early
+ * (SOURCE.md, "Time trap"): add them back.
+ */
+export const WESTAUCTION_CLOCK_SHIFT_MS = 2 * 3600 * 1000;
+/** Titles and descriptions are untrusted site text: kept as plain text and bounded. */
+const MAX_TITLE = 200;
+const MAX_DESCRIPTION = 1500;
+
+export type WestAuctionRecord = {
+  lotId: string;
+  auctionId: string;
+  title: string;
+  make: string | null;
+  model: string | null;
+  year: number | null;
+  hours: number | null;
+  odometer: number | null;
+  condition: string | null;
+  /** Hammer price before premium; null when there was no bid. */
+  highBid: number | null;
+  bidCount: number;
+  buyersPremiumPct: number | null;
+  /** True when the lot had closed when the data was collected (its bid is final). */
+  closed: boolean;
+  endAt: Date | null;
+  state: string | null;
+  city: string | null;
+  description: string;
+};
+
+function text(value: string | undefined, max: number): string {
+  return (value ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
+}
+
+function optional(value: string | undefined, max = 60): string | null {
+  const v = text(value, max);
+  return v.length ? v : null;
+}
+
+function number(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const v = value.replace(/[,$\s]/g, '');
+  if (!v.length) return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+export function toWestAuctionRecord(row: Record<string, string>): WestAuctionRecord | null {
+  const lotId = optional(row.lot_id, 40);
+  if (!lotId) return null;
+  const end = row.end_time_utc ? new Date(row.end_time_utc) : null;
+  const year = number(row.year);
+  const hours = number(row.hours);
+  const odometer = number(row.odometer);
+  const bid = number(row.high_bid_usd);
+  const endAt = end && !Number.isNaN(end.getTime()) ? new Date(end.getTime() + WESTAUCTION_CLOCK_SHIFT_MS) : null;
+  return {
+    lotId,
+    auctionId: text(row.auction_id, 40),
+    title: text(row.title, MAX_TITLE),
+    make: optional(row.make),
+    model: optional(row.model),
+    year: year !== null && Number.isInteger(year) && year >= 1900 && year <= (endAt?.getUTCFullYear() ?? 2100) + 1 ? year : null,
+    hours: hours !== null && hours > 0 && hours < 200_000 ? Math.round(hours) : null,
+    odometer: odometer !== null && odometer > 0 && odometer < 2_000_000 ? Math.round(odometer) : null,
+    condition: optional(row.condition, 40),
+    highBid: bid !== null && bid > 0 ? bid : null,
+    bidCount: Math.max(0, Math.round(number(row.bid_count) ?? 0)),
+    buyersPremiumPct: number(row.buyer_premium_pct),
+    closed: row.closed_before_collection === '1',
+    endAt,
+    state: toStateCode(row.state) ?? null,
+    city: optional(row.city),
+    description: text(row.description_text, MAX_DESCRIPTION),
+  };
+}
+
+/** Streams the records of a West Auctions lots CSV (plain or .gz); rows without a lot id are counted in `stats.skipped`. */
+export async function* readWestAuction(file: string, opts: { stats?: { rows: number; skipped: number } } = {}): AsyncGenerator<WestAuctionRecord> {
+  const input = createReadStream(file);
+  const source = file.endsWith('.gz') ? input.pipe(createGunzip()) : input;
+  const parser = source.pipe(parse({ columns: true, bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true }));
+  for await (const row of parser as AsyncIterable<Record<string, string>>) {
+    if (opts.stats) opts.stats.rows++;
+    const record = toWestAuctionRecord(row);
+    if (!record) {
+      if (opts.stats) opts.stats.skipped++;
+      continue;
+    }
+    yield record;
+  }
+}

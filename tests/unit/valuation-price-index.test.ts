@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { estimatePriceIndex, inDollarsOf, priceLevel, type IndexSale } from '../../services/valuation/price-index.js';
+import { seededRandom } from '../../services/shared/seeded-random.js';
+
+const random = seededRandom(3);
+/** Sales of 12 families over the given years, prices moving by `levels[year]` (log) plus noise and depreciation. */
+function market(levels: Record<number, number>, families = 12): IndexSale[] {
+  const out: IndexSale[] = [];
+  for (const [yearText, level] of Object.entries(levels)) {
+    const saleYear = Number(yearText);
+    for (let k = 0; k < 240; k++) {
+      const family = `F${k % families}`;
+      const year = saleYear - 1 - Math.floor(random() * 12);
+      const base = 20_000 * (1 + (k % families));
+      const price = base * Math.exp(level - 0.08 * (saleYear - year) + (random() - 0.5) * 0.3);
+      out.push({ categoryId: 1 + (k % 3), make: null, modelFamily: family, year, soldAt: new Date(Date.UTC(saleYear, Math.floor(random() * 12), 15)), price });
+    }
+  }
+  return out;
+}
+
+describe("today's dollars", () => {
+  it('measures a known shift from the families both periods share', () => {
+    // prices 25% higher in 2011 than in 2009–2010, 10% higher again in 2012
+    const index = estimatePriceIndex(market({ 2009: 0, 2010: 0, 2011: Math.log(1.25), 2012: Math.log(1.25 * 1.1) }));
+    const level = (y: number) => index.years.find((x) => x.year === y)!.log;
+    expect(level(2012)).toBe(0);
+    expect(level(2011)).toBeCloseTo(-Math.log(1.1), 1);
+    expect(level(2009)).toBeCloseTo(-Math.log(1.375), 1);
+    expect(Math.abs(level(2010) - level(2009))).toBeLessThan(0.05);
+    // a 2009 sale of $100,000 in 2012 dollars: about $137,500
+    const adjusted = inDollarsOf(index, 100_000, new Date('2009-06-15T00:00:00Z'), new Date('2012-12-31T00:00:00Z'));
+    expect(adjusted).toBeGreaterThan(130_000);
+    expect(adjusted).toBeLessThan(145_000);
+  });
+
+  it('does not guess across a gap that no like-for-like sales bridge', () => {
+    // the later market sells other families only: the step between the periods is not measured
+    const early = market({ 2006: 0, 2007: 0.1 });
+    const late = market({ 2024: 0.9, 2025: 1.0 }).map((s) => ({ ...s, modelFamily: `NEW${s.modelFamily}` }));
+    const index = estimatePriceIndex([...early, ...late]);
+    const level = (y: number) => index.years.find((x) => x.year === y)!.log;
+    expect(level(2025)).toBe(0);
+    expect(level(2024)).toBeCloseTo(-0.1, 1);
+    expect(level(2007)).toBeCloseTo(level(2024), 6);
+    expect(level(2006)).toBeCloseTo(level(2024) - 0.1, 1);
+    expect(index.method).toMatch(/runs 2006–2007, 2024–2025/);
+  });
+
+  it('holds the level flat outside its points and interpolates between them', () => {
+    const index = { points: [{ at: '2010-01-01T00:00:00.000Z', log: -0.2 }, { at: '2012-01-01T00:00:00.000Z', log: 0 }] };
+    expect(priceLevel(index, new Date('2000-01-01T00:00:00Z'))).toBe(-0.2);
+    expect(priceLevel(index, new Date('2030-01-01T00:00:00Z'))).toBe(0);
+    expect(priceLevel(index, new Date('2011-01-01T12:00:00Z'))).toBeCloseTo(-0.1, 3);
+    expect(inDollarsOf(undefined, 5000, new Date('2001-01-01'), new Date('2020-01-01'))).toBe(5000);
+  });
+});
