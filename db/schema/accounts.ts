@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.js';
 
 /**
@@ -68,6 +68,8 @@ export const outboxMessages = pgTable(
     subject: text('subject').notNull().default(''),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body'),
+    /** Extra e-mail headers (alert mail: `List-Unsubscribe`, `List-Unsubscribe-Post`). */
+    headers: jsonb('headers').$type<Record<string, string>>(),
     /** `queued` → `sending` → `sent`, or `failed` (after the last retry, or at once when retrying cannot help). */
     status: text('status').notNull().default('queued'),
     /** `sendgrid`, `smtp` or `outbox`: the transport of the last attempt. */
@@ -85,6 +87,8 @@ export const outboxMessages = pgTable(
     index('outbox_messages_created_idx').on(t.createdAt),
     // The sweep looks for unsent messages only: a few rows among every message ever sent.
     index('outbox_messages_unsent_idx').on(t.status, t.updatedAt).where(sql`${t.status} IN ('queued', 'sending')`),
+    // Twilio's status callback names the message by its SID.
+    index('outbox_messages_provider_id_idx').on(t.providerMessageId).where(sql`${t.providerMessageId} IS NOT NULL`),
   ],
 );
 

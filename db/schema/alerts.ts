@@ -8,6 +8,12 @@ export const DELIVERY_METHODS = ['email', 'sms'] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 export const ALERT_FREQUENCIES = ['instant', 'daily'] as const;
 export type AlertFrequency = (typeof ALERT_FREQUENCIES)[number];
+/** The deal level an alert asks for (issue #22): good or better (badge ≥ 60, the default) or excellent only (≥ 80). */
+export const ALERT_DEAL_LEVELS = ['good', 'excellent'] as const;
+export type AlertDealLevel = (typeof ALERT_DEAL_LEVELS)[number];
+/** `match` the first time; then only on a material change: the price 10% or more down, or the deal level up. */
+export const NOTIFICATION_EVENTS = ['match', 'price_drop', 'level_up'] as const;
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /**
  * A buyer's saved criteria. Null criteria mean "any". `state_key`/`condition_key` are the same
@@ -39,13 +45,20 @@ export const alerts = pgTable(
       .generatedAlwaysAs(sql`coalesce(condition, '')`),
     deliveryMethod: text('delivery_method').$type<DeliveryMethod>().notNull().default('email'),
     frequency: text('frequency').$type<AlertFrequency>().notNull().default('instant'),
-    /** Badge scale 0–100: the listing's ceil(deal_score / 10) must reach it. */
+    /** Deals only by default: the listing's level must reach this one (unless `min_deal_score` says otherwise). */
+    dealLevel: text('deal_level').$type<AlertDealLevel>().notNull().default('good'),
+    /** Premium: badge scale 0–100, the listing's ceil(deal_score / 10) must reach it; overrides `deal_level`. */
     minDealScore: integer('min_deal_score'),
+    /** Listings that cannot be valued (no deal score) match only when the alert opts in. */
+    includeUnscored: boolean('include_unscored').notNull().default(false),
     /** As the user typed them (shown back); `keyword_terms` is what matching uses. */
     keywords: text('keywords'),
     /** Lower-cased words that must all occur in the listing's title, make, model or description. */
     keywordTerms: text('keyword_terms').array(),
     isActive: boolean('is_active').notNull().default(true),
+    /** The daily cap's count: the UTC day (`YYYY-MM-DD`) and the instant messages kept that day. */
+    capDay: text('cap_day'),
+    capUsed: integer('cap_used').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -59,7 +72,7 @@ export const alerts = pgTable(
  * One row per (alert, listing, event): what matched, and what became of its message. The unique
  * key makes a second match of the same event impossible, however often a match job runs.
  * `event` is `match` (the first time the lot satisfies the alert; `event_key` '') or
- * `price_drop` (`event_key` names the drop). `trigger` is the pipeline event that caused it.
+ * `price_drop` (`event_key` the new price) or `level_up` (`event_key` the new level). `trigger` is the pipeline event that caused it.
  */
 export const alertNotifications = pgTable(
   'alert_notifications',
@@ -72,7 +85,7 @@ export const alertNotifications = pgTable(
     alertId: integer('alert_id').notNull(),
     userId: integer('user_id').notNull(),
     listingId: integer('listing_id').notNull(),
-    event: text('event').$type<'match' | 'price_drop'>().notNull(),
+    event: text('event').$type<NotificationEvent>().notNull(),
     eventKey: text('event_key').notNull().default(''),
     trigger: text('trigger').$type<'new' | 'scored' | 'price_drop'>().notNull(),
     channel: text('channel').$type<DeliveryMethod>().notNull(),
@@ -87,6 +100,8 @@ export const alertNotifications = pgTable(
     dealScore: integer('deal_score'),
     messageKey: text('message_key'),
     digestId: integer('digest_id'),
+    /** The daily cap has decided this instant notification (kept, or rolled into the digest). */
+    capCounted: boolean('cap_counted').notNull().default(false),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
@@ -125,5 +140,19 @@ export const alertDigests = pgTable(
 export const smsOptOuts = pgTable('sms_opt_outs', {
   phone: text('phone').primaryKey(),
   keyword: text('keyword').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * E-mail addresses nothing more is sent to (issue #22): SendGrid's signed event webhook reported
+ * a bounce, a block or a spam report. The account page shows the owner theirs, with a way to
+ * re-enable. Stored lower-cased.
+ */
+export const emailSuppressions = pgTable('email_suppressions', {
+  email: text('email').primaryKey(),
+  /** SendGrid's event: `bounce`, `dropped` or `spamreport`. */
+  reason: text('reason').notNull(),
+  /** What SendGrid said (bounce reason), bounded. */
+  detail: text('detail'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

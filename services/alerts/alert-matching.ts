@@ -3,6 +3,7 @@
  * (alerts-repository.ts `MATCH_SQL`). Kept as a pure function so the rule is stated once in
  * readable form and tests can check the SQL against it on random data.
  */
+import type { AlertDealLevel, NotificationEvent } from '../../db/schema/alerts.js';
 import type { AlertCriteria } from './alert-rules.js';
 
 export type MatchableListing = {
@@ -35,8 +36,57 @@ export function isLive(listing: Pick<MatchableListing, 'status' | 'auctionEndAt'
   return listing.status === 'open' && (listing.auctionEndAt === null || listing.auctionEndAt.getTime() > now.getTime());
 }
 
+/** The lowest badge of each level an alert can ask for (spec §4 levels: 80 excellent, 60 good). */
+export const DEAL_LEVEL_MIN_BADGE: Record<AlertDealLevel, number> = { good: 60, excellent: 80 };
+
+/** The badge a listing must reach: the premium minimum when set, else the alert's level. */
+export function minimumBadge(alert: Pick<AlertCriteria, 'dealLevel' | 'minDealScore'>): number {
+  return alert.minDealScore ?? DEAL_LEVEL_MIN_BADGE[alert.dealLevel];
+}
+
+/** 0 not valued, 1 poor, 2 fair, 3 good, 4 excellent: "the deal level going up" compares these. */
+export function levelRank(dealScore: number | null): number {
+  if (dealScore === null) return 0;
+  const badge = badgeScore(dealScore);
+  return badge >= 80 ? 4 : badge >= 60 ? 3 : badge >= 40 ? 2 : 1;
+}
+
+export const LEVEL_NAMES = ['unscored', 'poor', 'fair', 'good', 'excellent'] as const;
+
+/** A price this far below the lowest one notified is a material change (10% or more). */
+export const MATERIAL_PRICE_DROP = 0.9;
+
+/** What an alert was already told about a listing: the lowest price and the best level notified. */
+export type NotifiedBefore = { lowestPrice: number | null; bestRank: number };
+
+/**
+ * Which message a matching listing earns (null: none). The first time it is `match`; after
+ * that only a material change: `price_drop` when the price is 10% or more below the lowest
+ * notified, else `level_up` when its deal level is above every level notified. The key makes
+ * each such event unique, so a rerun or a later rescore at the same level sends nothing.
+ */
+export function notificationEvent(
+  before: NotifiedBefore | null,
+  listing: Pick<MatchableListing, 'priceUsd' | 'dealScore'>,
+): { event: NotificationEvent; key: string } | null {
+  if (!before) return { event: 'match', key: '' };
+  if (listing.priceUsd !== null && before.lowestPrice !== null && listing.priceUsd <= before.lowestPrice * MATERIAL_PRICE_DROP) {
+    return { event: 'price_drop', key: String(listing.priceUsd) };
+  }
+  const rank = levelRank(listing.dealScore);
+  if (rank > before.bestRank) return { event: 'level_up', key: LEVEL_NAMES[rank]! };
+  return null;
+}
+
+/** Instant messages per alert per UTC day before matches roll into the daily digest. */
+export type DailyCaps = { email: number; sms: number };
+export const DEFAULT_DAILY_CAPS: DailyCaps = { email: 5, sms: 3 };
+
 export function alertMatches(
-  alert: Pick<AlertCriteria, 'categoryId' | 'priceMin' | 'priceMax' | 'state' | 'condition' | 'minDealScore' | 'keywordTerms' | 'isActive'>,
+  alert: Pick<
+    AlertCriteria,
+    'categoryId' | 'priceMin' | 'priceMax' | 'state' | 'condition' | 'dealLevel' | 'minDealScore' | 'includeUnscored' | 'keywordTerms' | 'isActive'
+  >,
   listing: MatchableListing,
   now: Date,
 ): boolean {
@@ -47,7 +97,8 @@ export function alertMatches(
   if (alert.priceMax !== null && (listing.priceUsd === null || listing.priceUsd > alert.priceMax)) return false;
   if (alert.state !== null && alert.state !== listing.state) return false;
   if (alert.condition !== null && alert.condition !== listing.condition) return false;
-  if (alert.minDealScore !== null && (listing.dealScore === null || badgeScore(listing.dealScore) < alert.minDealScore)) return false;
+  // Deals only: a valued lot must reach the alert's level; an unvalued one matches only by opt-in.
+  if (listing.dealScore === null ? !alert.includeUnscored : badgeScore(listing.dealScore) < minimumBadge(alert)) return false;
   if (alert.keywordTerms && alert.keywordTerms.length > 0) {
     const haystack = keywordHaystack(listing);
     if (!alert.keywordTerms.every((term) => haystack.includes(term))) return false;

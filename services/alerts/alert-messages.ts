@@ -4,6 +4,7 @@
  * for SMS. Pure: every input is passed in, including the clock. Listing text comes from auction
  * sites, so it is bounded, stripped of control characters and escaped in HTML.
  */
+import type { AlertDealLevel, NotificationEvent } from '../../db/schema/alerts.js';
 import type { Condition } from '../../db/schema/listings.js';
 import { badgeScore } from './alert-matching.js';
 
@@ -14,6 +15,9 @@ export type MessageListing = {
   priceUsd: number | null;
   dealScore: number | null;
   fairValue: number | null;
+  /** The 10–90% range of the valuation (absent: not shown). */
+  valueLow?: number | null;
+  valueHigh?: number | null;
   auctionEndAt: Date | null;
   city: string | null;
   state: string | null;
@@ -26,7 +30,9 @@ export type MessageAlert = {
   priceMax: number | null;
   state: string | null;
   condition: Condition | null;
+  dealLevel?: AlertDealLevel;
   minDealScore: number | null;
+  includeUnscored?: boolean;
   keywords: string | null;
 };
 
@@ -90,6 +96,8 @@ export function priceRangeText(min: number | null, max: number | null): string {
 export function criteriaText(alert: MessageAlert): string {
   const parts = [alert.equipmentType, priceRangeText(alert.priceMin, alert.priceMax), alert.state ?? 'any location', alert.condition ?? 'any condition'];
   if (alert.minDealScore !== null) parts.push(`deal score ${alert.minDealScore}+`);
+  else parts.push(alert.dealLevel === 'excellent' ? 'excellent deals only' : 'good deals or better');
+  if (alert.includeUnscored) parts.push('and listings without a score');
   if (alert.keywords) parts.push(`keywords "${cleanText(alert.keywords, 200)}"`);
   return parts.join(' · ');
 }
@@ -102,6 +110,12 @@ function fairValueLine(listing: MessageListing): string {
   return gap > 0 ? `${base} (asking ${gap}% below)` : gap < 0 ? `${base} (asking ${-gap}% above)` : base;
 }
 
+/** The valuation's range, when known: what similar machines sold for, low to high. */
+function rangeLine(listing: MessageListing): string | null {
+  if (listing.valueLow == null || listing.valueHigh == null) return null;
+  return `${formatUsd(listing.valueLow)} - ${formatUsd(listing.valueHigh)}`;
+}
+
 type Fact = { label: string; value: string };
 
 function facts(listing: MessageListing, now: Date): Fact[] {
@@ -110,6 +124,8 @@ function facts(listing: MessageListing, now: Date): Fact[] {
     { label: 'Deal score', value: dealScoreText(listing.dealScore) },
     { label: 'Fair value', value: fairValueLine(listing) },
   ];
+  const range = rangeLine(listing);
+  if (range) list.push({ label: 'Fair value range', value: range });
   const left = timeLeft(listing.auctionEndAt, now);
   if (left) list.push({ label: 'Time left', value: left });
   const place = [listing.city ? cleanText(listing.city, 80) : null, listing.state].filter(Boolean).join(', ');
@@ -120,7 +136,7 @@ function facts(listing: MessageListing, now: Date): Fact[] {
 export function renderMatchEmail(input: {
   alert: MessageAlert;
   listing: MessageListing;
-  event: 'match' | 'price_drop';
+  event: NotificationEvent;
   appUrl: string;
   unsubscribeUrl: string;
   now: Date;
@@ -131,13 +147,17 @@ export function renderMatchEmail(input: {
   const subject = cleanText(
     input.event === 'price_drop'
       ? `Price drop: ${title}${price ? ` now ${price}` : ''}`
-      : `Deal alert: ${title}${price ? ` at ${price}` : ''}${listing.dealScore !== null ? ` (${dealScoreText(listing.dealScore)})` : ''}`,
+      : input.event === 'level_up' && listing.dealScore !== null
+        ? `Now ${articleFor(dealLevelLabel(listing.dealScore))} ${dealLevelLabel(listing.dealScore)}: ${title}${price ? ` at ${price}` : ''}`
+        : `Deal alert: ${title}${price ? ` at ${price}` : ''}${listing.dealScore !== null ? ` (${dealScoreText(listing.dealScore)})` : ''}`,
     300,
   );
   const intro =
     input.event === 'price_drop'
       ? `The price dropped on a listing that matches your ${alert.equipmentType} alert.`
-      : `A listing matches your ${alert.equipmentType} alert.`;
+      : input.event === 'level_up'
+        ? `A listing that matches your ${alert.equipmentType} alert is now a better deal.`
+        : `A listing matches your ${alert.equipmentType} alert.`;
   const link = dealUrl(appUrl, listing.slug);
   const rows = facts(listing, now);
   const why = criteriaText(alert);
@@ -172,6 +192,10 @@ export function renderMatchEmail(input: {
   return { subject, text, html };
 }
 
+function articleFor(label: string): string {
+  return /^[AEIOU]/.test(label) ? 'an' : 'a';
+}
+
 /** Fits `template(title)` under the SMS limit by shortening the title only. */
 function fitSms(title: string, template: (title: string) => string): string {
   let t = title;
@@ -183,9 +207,9 @@ function fitSms(title: string, template: (title: string) => string): string {
   return body.length > SMS_MAX_LENGTH ? body.slice(0, SMS_MAX_LENGTH) : body;
 }
 
-export function renderMatchSms(input: { listing: MessageListing; event: 'match' | 'price_drop'; appUrl: string; now: Date }): string {
+export function renderMatchSms(input: { listing: MessageListing; event: NotificationEvent; appUrl: string; now: Date }): string {
   const { listing } = input;
-  const head = input.event === 'price_drop' ? 'Price drop' : 'Deal Radar';
+  const head = input.event === 'price_drop' ? 'Price drop' : input.event === 'level_up' ? 'Better deal' : 'Deal Radar';
   const facts = [
     listing.priceUsd === null ? null : formatUsd(listing.priceUsd),
     listing.dealScore === null ? null : `score ${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,
@@ -201,28 +225,32 @@ export function renderMatchSms(input: { listing: MessageListing; event: 'match' 
   return fitSms(cleanText(listing.title, 120), (title) => `${head}: ${title}${title ? ' ' : ''}${facts} ${link}`.replace(/\s+/g, ' '));
 }
 
-export type DigestItem = { listing: MessageListing; event: 'match' | 'price_drop' };
+export type DigestItem = { listing: MessageListing; event: NotificationEvent };
 
-export const DIGEST_MAX_ITEMS = 50;
+/** Issue #22: a digest shows the best 20 deals and links to the rest. */
+export const DIGEST_MAX_ITEMS = 20;
+
+const eventTag = (event: NotificationEvent) => (event === 'price_drop' ? '[price drop] ' : event === 'level_up' ? '[better deal] ' : '');
 
 export function renderDigestEmail(input: { alert: MessageAlert; items: DigestItem[]; day: string; appUrl: string; unsubscribeUrl: string; now: Date }): RenderedEmail {
   const { alert, items, appUrl, now } = input;
   const count = items.length;
   const subject = `Daily digest: ${count} ${count === 1 ? 'match' : 'matches'} for your ${alert.equipmentType} alert`;
-  const shown = items.slice(0, DIGEST_MAX_ITEMS);
+  // Best deals first whatever order the caller gave (unscored lots last).
+  const shown = [...items].sort((a, b) => (b.listing.dealScore ?? -1) - (a.listing.dealScore ?? -1)).slice(0, DIGEST_MAX_ITEMS);
   const more = count - shown.length;
   const why = criteriaText(alert);
   const footer = `You get this daily e-mail because of your Deal Radar alert for ${alert.equipmentType}.`;
   const textItems = shown.map(({ listing, event }, i) => {
     const lines = facts(listing, now).map((f) => `   ${f.label}: ${f.value}`);
-    return [`${i + 1}. ${event === 'price_drop' ? '[price drop] ' : ''}${cleanText(listing.title)}`, ...lines, `   ${dealUrl(appUrl, listing.slug)}`].join('\n');
+    return [`${i + 1}. ${eventTag(event)}${cleanText(listing.title)}`, ...lines, `   ${dealUrl(appUrl, listing.slug)}`].join('\n');
   });
   const text = [
     `${count} ${count === 1 ? 'listing' : 'listings'} matched your ${alert.equipmentType} alert on ${input.day} (UTC).`,
     `Why they matched: ${why}`,
     '',
     ...textItems.flatMap((t) => [t, '']),
-    ...(more > 0 ? [`…and ${more} more: ${appUrl}/dashboard`, ''] : []),
+    ...(more > 0 ? [`…and ${more} more: ${appUrl}/alerts`, ''] : []),
     footer,
     `Turn this alert off: ${input.unsubscribeUrl}`,
   ].join('\n');
@@ -232,13 +260,13 @@ export function renderDigestEmail(input: { alert: MessageAlert; items: DigestIte
     `<p><strong>Why they matched:</strong> ${escapeHtml(why)}</p>`,
     ...shown.map(({ listing, event }) =>
       [
-        `<h3 style="margin:16px 0 4px">${event === 'price_drop' ? '[price drop] ' : ''}<a href="${escapeHtml(dealUrl(appUrl, listing.slug))}">${escapeHtml(cleanText(listing.title))}</a></h3>`,
+        `<h3 style="margin:16px 0 4px">${eventTag(event)}<a href="${escapeHtml(dealUrl(appUrl, listing.slug))}">${escapeHtml(cleanText(listing.title))}</a></h3>`,
         '<table cellpadding="2">',
         ...facts(listing, now).map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`),
         '</table>',
       ].join('\n'),
     ),
-    ...(more > 0 ? [`<p>…and ${more} more on <a href="${escapeHtml(`${appUrl}/dashboard`)}">your dashboard</a>.</p>`] : []),
+    ...(more > 0 ? [`<p>…and ${more} more on <a href="${escapeHtml(`${appUrl}/alerts`)}">your alerts page</a>.</p>`] : []),
     `<p style="color:#666;font-size:12px">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}">Turn this alert off</a></p>`,
     '</body></html>',
   ].join('\n');

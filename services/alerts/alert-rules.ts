@@ -3,7 +3,7 @@
  * allows, as pure functions: the API shell validates with them, the tests call them directly.
  */
 import { CONDITIONS, type Condition } from '../../db/schema/listings.js';
-import type { AlertFrequency, DeliveryMethod } from '../../db/schema/alerts.js';
+import { ALERT_DEAL_LEVELS, type AlertDealLevel, type AlertFrequency, type DeliveryMethod } from '../../db/schema/alerts.js';
 import { CATEGORIES, categoryIdByName } from '../shared/categories.js';
 import { toStateCode } from '../shared/us-states.js';
 
@@ -14,6 +14,7 @@ export const MESSAGES = {
   state: 'Select a US state (two-letter code, e.g. TX).',
   condition: `Select one of: ${CONDITIONS.join(', ')}.`,
   minDealScore: 'Enter a whole number from 0 to 100.',
+  dealLevel: 'Choose good (good or better) or excellent (excellent only).',
   keywordsTooLong: 'Use at most 10 keywords of at most 40 characters each (200 characters in all).',
   phoneRequired: 'Add a mobile phone number to your profile to get SMS alerts.',
   alertLimit: (max: number) => `Your free plan allows up to ${max} alerts. Upgrade to Premium for unlimited alerts.`,
@@ -36,6 +37,8 @@ export type AlertInput = {
   delivery_method?: DeliveryMethod;
   is_active?: boolean;
   min_deal_score?: number | string | null;
+  deal_level?: string | null;
+  include_unscored?: boolean | null;
   keywords?: string | null;
   frequency?: AlertFrequency;
 };
@@ -49,7 +52,12 @@ export type AlertCriteria = {
   condition: Condition | null;
   deliveryMethod: DeliveryMethod;
   frequency: AlertFrequency;
+  /** Every plan: good or better (default) or excellent only. */
+  dealLevel: AlertDealLevel;
+  /** Premium: any minimum badge 0–100, in place of the level. */
   minDealScore: number | null;
+  /** Listings without a deal score match only with this (default off). */
+  includeUnscored: boolean;
   keywords: string | null;
   keywordTerms: string[] | null;
   isActive: boolean;
@@ -135,6 +143,18 @@ export function validateAlert(input: AlertInput, base?: AlertCriteria): { ok: tr
     minDealScore = n ?? null;
   }
 
+  let dealLevel: AlertDealLevel = base?.dealLevel ?? 'good';
+  if (has('deal_level')) {
+    const raw = input.deal_level;
+    if (isBlank(raw)) dealLevel = 'good';
+    else {
+      const wanted = String(raw).trim().toLowerCase();
+      const found = ALERT_DEAL_LEVELS.find((l) => l === wanted);
+      if (!found) fail('deal_level', MESSAGES.dealLevel);
+      dealLevel = found ?? 'good';
+    }
+  }
+
   let keywords = base?.keywords ?? null;
   let terms = base?.keywordTerms ?? null;
   if (has('keywords')) {
@@ -164,7 +184,9 @@ export function validateAlert(input: AlertInput, base?: AlertCriteria): { ok: tr
       condition,
       deliveryMethod: input.delivery_method ?? base?.deliveryMethod ?? 'email',
       frequency: input.frequency ?? base?.frequency ?? 'instant',
+      dealLevel,
       minDealScore,
+      includeUnscored: input.include_unscored ?? base?.includeUnscored ?? false,
       keywords,
       keywordTerms: terms,
       isActive: input.is_active ?? base?.isActive ?? true,

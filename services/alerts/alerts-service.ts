@@ -11,6 +11,7 @@ import {
   criteriaOf,
   deactivateAlert,
   deleteUserAlert,
+  findAlertById,
   findUserAlert,
   insertAlertWithinLimit,
   listAlerts,
@@ -23,7 +24,8 @@ import {
 } from '../shared/repositories/alerts-repository.js';
 import { findUserById } from '../shared/repositories/users-repository.js';
 import { categoryName, MESSAGES, planViolation, toE164, validateAlert, type AlertCriteria, type AlertInput } from './alert-rules.js';
-import { dealUrl } from './alert-messages.js';
+import { criteriaText, dealLevelLabel, dealUrl } from './alert-messages.js';
+import type { NotificationEvent } from '../../db/schema/alerts.js';
 import { unsubscribeKey, verifyUnsubscribeToken } from './unsubscribe-tokens.js';
 
 export type AlertResponse = {
@@ -37,6 +39,8 @@ export type AlertResponse = {
   is_active: boolean;
   created_at: string;
   min_deal_score: number | null;
+  deal_level: 'good' | 'excellent';
+  include_unscored: boolean;
   keywords: string | null;
   frequency: 'instant' | 'daily';
 };
@@ -45,13 +49,23 @@ export type NotificationResponse = {
   id: number;
   alert_id: number;
   equipment_type: string;
-  event: 'match' | 'price_drop';
+  event: NotificationEvent;
   channel: 'email' | 'sms';
   frequency: 'instant' | 'daily';
+  /** An instant alert's match beyond its daily cap: it goes out in the next digest. */
+  rolled_into_digest: boolean;
   status: string;
   error: string | null;
   price: number | null;
   deal_score: number | null;
+  /** Why it was sent, as the message said it: the alert's criteria in one line. */
+  criteria: string;
+  /** 'Excellent Deal', 'Good Deal', … or null when the lot was not valued. */
+  deal_level: string | null;
+  fair_value: number | null;
+  value_low: number | null;
+  value_high: number | null;
+  auction_end_at: string | null;
   created_at: string;
   sent_at: string | null;
   listing: { id: number; slug: string; title: string; url: string };
@@ -69,6 +83,8 @@ export function toAlertResponse(row: AlertRow): AlertResponse {
     is_active: row.isActive,
     created_at: row.createdAt.toISOString(),
     min_deal_score: row.minDealScore,
+    deal_level: row.dealLevel,
+    include_unscored: row.includeUnscored,
     keywords: row.keywords,
     frequency: row.frequency,
   };
@@ -162,17 +178,43 @@ export class AlertsService {
       event: r.event,
       channel: r.channel,
       frequency: r.frequency,
+      rolled_into_digest: r.frequency === 'daily' && r.alertFrequency === 'instant',
       status: r.status,
       error: r.error,
       price: r.priceUsd,
       deal_score: r.dealScore,
+      criteria: criteriaText({
+        id: r.alertId,
+        equipmentType: categoryName(r.categoryId),
+        priceMin: r.priceMin,
+        priceMax: r.priceMax,
+        state: r.alertState,
+        condition: r.alertCondition,
+        dealLevel: r.dealLevel,
+        minDealScore: r.minDealScore,
+        includeUnscored: r.includeUnscored,
+        keywords: r.keywords,
+      }),
+      deal_level: r.dealScore === null ? null : dealLevelLabel(r.dealScore),
+      fair_value: r.fairValue,
+      value_low: r.valueLow,
+      value_high: r.valueHigh,
+      auction_end_at: r.auctionEndAt ? new Date(r.auctionEndAt).toISOString() : null,
       created_at: new Date(r.createdAt).toISOString(),
       sent_at: r.sentAt ? new Date(r.sentAt).toISOString() : null,
       listing: { id: r.listingId, slug: r.slug, title: r.title, url: dealUrl(this.ctx.config.APP_URL, r.slug) },
     };
   }
 
-  /** The e-mail's signed link: turns the alert off; null for a bad or unknown token. */
+  /** What a signed link names (the confirm page; changes nothing); null for a bad or unknown token. */
+  async unsubscribeTarget(token: string): Promise<{ equipmentType: string; isActive: boolean } | null> {
+    const alertId = verifyUnsubscribeToken(this.linkKey, token);
+    if (alertId === null) return null;
+    const row = await findAlertById(this.db, alertId);
+    return row ? { equipmentType: categoryName(row.categoryId), isActive: row.isActive } : null;
+  }
+
+  /** The one-click POST or the confirm button: turns the alert off; null for a bad or unknown token. */
   async unsubscribe(token: string): Promise<{ equipmentType: string } | null> {
     const alertId = verifyUnsubscribeToken(this.linkKey, token);
     if (alertId === null) return null;

@@ -33,3 +33,11 @@ export function verifyUnsubscribeToken(key: Buffer, token: string): number | nul
 export function unsubscribeUrl(appUrl: string, key: Buffer, alertId: number): string {
   return `${appUrl}/api/alerts/unsubscribe/?token=${encodeURIComponent(signUnsubscribeToken(key, alertId))}`;
 }
+
+/**
+ * RFC 8058 one-click unsubscribe: mail clients show an unsubscribe button and POST
+ * `List-Unsubscribe=One-Click` to this URL (the same one the body's link opens as a confirm page).
+ */
+export function listUnsubscribeHeaders(url: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}

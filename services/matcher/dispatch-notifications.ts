@@ -16,11 +16,12 @@ import {
 } from '../alerts/alert-messages.js';
 import { categoryName, toE164 } from '../alerts/alert-rules.js';
 import { alertLinkKey } from '../alerts/alerts-service.js';
-import { unsubscribeUrl } from '../alerts/unsubscribe-tokens.js';
+import { listUnsubscribeHeaders, unsubscribeUrl } from '../alerts/unsubscribe-tokens.js';
 import { entitlementsOf } from '../billing/billing-service.js';
 import type { AppContext } from '../shared/context.js';
 import type { PayloadInput } from '../shared/queues.js';
 import { recordQueuedMessages, type NewOutboxMessage } from '../shared/repositories/outbox-repository.js';
+import { suppressedEmails } from '../shared/repositories/suppressions-repository.js';
 import {
   markDigestsQueued,
   markDigestsSkipped,
@@ -29,6 +30,7 @@ import {
   optedOutPhones,
   pendingDigestDeliveries,
   pendingInstantDeliveries,
+  rollOverBeyondDailyCap,
   type DeliveryRow,
   type DigestDelivery,
 } from '../shared/repositories/alerts-repository.js';
@@ -38,8 +40,11 @@ type Deps = Pick<AppContext, 'config' | 'database' | 'queues' | 'logger'>;
 
 export const SKIP_ALERT_OFF = 'The alert was turned off before the message was sent';
 export const SKIP_OPTED_OUT = 'The phone number replied STOP';
+export const SKIP_SUPPRESSED = 'The e-mail address bounced or reported spam: re-enable it on the account page';
 
-function messageAlert(row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'minDealScore' | 'keywords'>): MessageAlert {
+export function messageAlert(
+  row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'dealLevel' | 'minDealScore' | 'includeUnscored' | 'keywords'>,
+): MessageAlert {
   return {
     id: row.alertId,
     equipmentType: categoryName(row.categoryId),
@@ -47,7 +52,9 @@ function messageAlert(row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMi
     priceMax: row.priceMax,
     state: row.alertState,
     condition: row.alertCondition,
+    dealLevel: row.dealLevel,
     minDealScore: row.minDealScore,
+    includeUnscored: row.includeUnscored,
     keywords: row.keywords,
   };
 }
@@ -100,6 +107,7 @@ export function notifyBatches(messages: Array<{ listingId: number; messageKey: s
  * queues them for the notifier in batches; returns how many.
  */
 export async function dispatchInstantNotifications(deps: Deps, listingIds: number[], now: Date = new Date()): Promise<number> {
+  await rollOverBeyondDailyCap(deps.database.db, listingIds, now, { email: deps.config.ALERT_DAILY_EMAIL_CAP, sms: deps.config.ALERT_DAILY_SMS_CAP });
   const rows = await pendingInstantDeliveries(deps.database.db, listingIds);
   if (rows.length === 0) return 0;
   const linkKey = alertLinkKey(deps.config);
@@ -108,9 +116,11 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
   const turnedOff = rows.filter((r) => !r.alertActive);
   const live = rows.filter((r) => r.alertActive);
   const channels = await resolveChannels(deps, live);
+  const suppressed = await suppressedEmails(deps.database.db, live.filter((_, i) => channels[i]?.channel === 'email').map((r) => r.email));
   const messages: NewOutboxMessage[] = [];
   const queued: Array<{ id: number; messageKey: string; channel: DeliveryMethod; listingId: number }> = [];
   const optedOut: number[] = [];
+  const bounced: number[] = [];
 
   live.forEach((row, i) => {
     const route = channels[i];
@@ -118,13 +128,18 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
       optedOut.push(row.notificationId);
       return;
     }
-    const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state };
+    if (route.channel === 'email' && suppressed.has(row.email.toLowerCase())) {
+      bounced.push(row.notificationId);
+      return;
+    }
+    const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, valueLow: row.valueLow, valueHigh: row.valueHigh, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state };
     const messageKey = instantMessageKey(row.notificationId);
     if (route.channel === 'sms') {
       messages.push({ messageKey, channel: 'sms', kind: ALERT_MESSAGE_KIND, recipient: route.phone!, subject: '', textBody: renderMatchSms({ listing, event: row.event, appUrl, now }) });
     } else {
-      const email = renderMatchEmail({ alert: messageAlert(row), listing, event: row.event, appUrl, unsubscribeUrl: unsubscribeUrl(appUrl, linkKey, row.alertId), now });
-      messages.push({ messageKey, channel: 'email', kind: ALERT_MESSAGE_KIND, recipient: row.email, subject: email.subject, textBody: email.text, htmlBody: email.html });
+      const unsubscribe = unsubscribeUrl(appUrl, linkKey, row.alertId);
+      const email = renderMatchEmail({ alert: messageAlert(row), listing, event: row.event, appUrl, unsubscribeUrl: unsubscribe, now });
+      messages.push({ messageKey, channel: 'email', kind: ALERT_MESSAGE_KIND, recipient: row.email, subject: email.subject, textBody: email.text, htmlBody: email.html, headers: listUnsubscribeHeaders(unsubscribe) });
     }
     queued.push({ id: row.notificationId, messageKey, channel: route.channel, listingId: row.listingId });
   });
@@ -137,6 +152,7 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
   await deps.queues.enqueueBulk('notifyBatch', notifyBatches(queued, deps.config.NOTIFY_BATCH_SIZE));
   await markNotificationsSkipped(deps.database.db, turnedOff.map((r) => r.notificationId), SKIP_ALERT_OFF);
   await markNotificationsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);
+  await markNotificationsSkipped(deps.database.db, bounced, SKIP_SUPPRESSED);
   return messages.length;
 }
 
@@ -147,7 +163,10 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
   const linkKey = alertLinkKey(deps.config);
   const appUrl = deps.config.APP_URL;
   const channels = await resolveChannels(deps, digests);
+  const suppressed = await suppressedEmails(deps.database.db, digests.filter((_, i) => channels[i]?.channel === 'email').map((d) => d.email));
+  const bounced: number[] = [];
   const jobs: PayloadInput<'notify'>[] = [];
+  const digestMessages: NewOutboxMessage[] = [];
   const queuedIds: number[] = [];
   const optedOut: number[] = [];
 
@@ -157,6 +176,10 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
       optedOut.push(d.digestId);
       return;
     }
+    if (route.channel === 'email' && suppressed.has(d.email.toLowerCase())) {
+      bounced.push(d.digestId);
+      return;
+    }
     const alert = messageAlert(d);
     const items = d.items.map((item) => ({ event: item.event, listing: { ...item, id: item.listingId, auctionEndAt: toDate(item.auctionEndAt) } }));
     if (items.length === 0) return;
@@ -164,14 +187,19 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
     if (route.channel === 'sms') {
       jobs.push({ channel: 'sms', messageKey, to: route.phone!, body: renderDigestSms({ alert, items, appUrl }), kind: ALERT_DIGEST_KIND });
     } else {
-      const email = renderDigestEmail({ alert, items, day: d.day, appUrl, unsubscribeUrl: unsubscribeUrl(appUrl, linkKey, d.alertId), now });
+      const unsubscribe = unsubscribeUrl(appUrl, linkKey, d.alertId);
+      const email = renderDigestEmail({ alert, items, day: d.day, appUrl, unsubscribeUrl: unsubscribe, now });
+      // Recorded first with its headers: the notify job's own record of it then changes nothing.
+      digestMessages.push({ messageKey, channel: 'email', kind: ALERT_DIGEST_KIND, recipient: d.email, subject: email.subject, textBody: email.text, htmlBody: email.html, headers: listUnsubscribeHeaders(unsubscribe) });
       jobs.push({ channel: 'email', messageKey, to: d.email, subject: email.subject, text: email.text, html: email.html, kind: ALERT_DIGEST_KIND });
     }
     queuedIds.push(d.digestId);
   });
 
+  await recordQueuedMessages(deps.database.db, digestMessages);
   await deps.queues.enqueueBulk('notify', jobs);
   await markDigestsQueued(deps.database.db, queuedIds);
   await markDigestsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);
+  await markDigestsSkipped(deps.database.db, bounced, SKIP_SUPPRESSED);
   return jobs.length;
 }

@@ -1,7 +1,9 @@
 /**
  * The match and digest job handlers. A match job records, in one set-based statement, a
- * notification for every active alert the changed listing now satisfies, then hands the instant
- * ones to the notifier; daily ones wait for the digest. A digest job gathers a day's daily
+ * notification for every active alert the changed listing now satisfies (deals only, unless the
+ * alert says otherwise; again only on a material change), then hands the instant ones to the
+ * notifier (those beyond the alert's daily cap become daily at that point); daily ones wait for
+ * the digest. A digest job gathers a day's daily
  * matches into one message per alert. Both are idempotent: a second run sends nothing new.
  */
 import type { AppContext } from '../shared/context.js';

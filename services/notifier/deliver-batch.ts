@@ -27,8 +27,9 @@ import {
   messageStatuses,
   type OutboxMessage,
 } from '../shared/repositories/outbox-repository.js';
+import { suppressedEmails } from '../shared/repositories/suppressions-repository.js';
 import { createGroupWriter, forEachLimit } from './batch-helpers.js';
-import { sendThroughTransport, SMS_NOT_SUPPORTED, SMS_OPTED_OUT, STALE_CLAIM_SECONDS } from './deliver-message.js';
+import { EMAIL_SUPPRESSED, sendThroughTransport, SMS_NOT_SUPPORTED, SMS_OPTED_OUT, STALE_CLAIM_SECONDS } from './deliver-message.js';
 import type { EmailTransport } from './transports/index.js';
 import type { SmsTransport } from './transports/sms-transport.js';
 
@@ -52,6 +53,7 @@ export function createNotifyBatchHandler(deps: {
     const outcome: BatchOutcome = { sent: 0, failed: 0, skipped: 0, retrying: 0, notMine: 0 };
     let retryReason: string | undefined;
     let stopped = new Set<string>();
+    let bounced = new Set<string>();
 
     const writes: Array<Promise<void>> = [];
     let databaseError: unknown;
@@ -69,6 +71,7 @@ export function createNotifyBatchHandler(deps: {
     const deliver = async (message: OutboxMessage) => {
       if (message.channel === 'sms' && !deps.sms) return failPermanently(message, SMS_NOT_SUPPORTED, 'failed');
       if (message.channel === 'sms' && stopped.has(message.recipient)) return failPermanently(message, SMS_OPTED_OUT, 'skipped');
+      if (message.channel === 'email' && bounced.has(message.recipient.toLowerCase())) return failPermanently(message, EMAIL_SUPPRESSED, 'skipped');
       let providerMessageId: string | null;
       try {
         ({ providerMessageId } = await sendThroughTransport(deps, message));
@@ -96,6 +99,8 @@ export function createNotifyBatchHandler(deps: {
       for (const m of claimed) claimedKeys.add(m.messageKey);
       // A number that replied STOP gets nothing more, even from batches queued before the reply.
       stopped = await optedOutPhones(db, claimed.filter((m) => m.channel === 'sms').map((m) => m.recipient));
+      // An address that bounced or reported spam meanwhile gets nothing more either.
+      bounced = await suppressedEmails(db, claimed.filter((m) => m.channel === 'email').map((m) => m.recipient));
       await forEachLimit(claimed, deps.parallelism, async (message) => {
         // The lane waits for the send (that is what bounds the parallelism), not for its mark.
         await deliver(message).catch(keepFirstError);

@@ -20,6 +20,7 @@ import {
 import type { EmailTransport } from './transports/index.js';
 import type { SmsTransport } from './transports/sms-transport.js';
 import { optedOutPhones, recordAlertDelivery } from '../shared/repositories/alerts-repository.js';
+import { suppressedEmails } from '../shared/repositories/suppressions-repository.js';
 
 /**
  * A claim older than this belongs to a sender that is gone (died mid-send, or its job gave up):
@@ -31,6 +32,8 @@ export const STALE_CLAIM_SECONDS = 10 * 60;
 export const SMS_NOT_SUPPORTED = 'SMS delivery is not available yet: the message is recorded, not sent';
 
 export const SMS_OPTED_OUT = 'The recipient replied STOP: no SMS is sent to this number';
+
+export const EMAIL_SUPPRESSED = 'The address bounced or reported spam: no e-mail is sent to it until it is re-enabled';
 
 type Transports = { transport: EmailTransport; sms?: SmsTransport; mailFrom: string };
 
@@ -45,6 +48,7 @@ export function sendThroughTransport(deps: Transports, message: OutboxMessage): 
         subject: message.subject,
         text: message.textBody,
         html: message.htmlBody,
+        headers: message.headers,
       });
 }
 
@@ -90,6 +94,13 @@ export function createNotifyHandler(deps: {
     if (payload.channel === 'sms' && (await optedOutPhones(db, [payload.to])).has(payload.to)) {
       await markMessageAttemptFailed(db, payload.messageKey, SMS_OPTED_OUT, true);
       await recordAlertDelivery(db, payload.messageKey, { status: 'skipped', error: SMS_OPTED_OUT });
+      return { status: 'skipped', transport: transport.name };
+    }
+    // Alert mail to an address that bounced or reported spam is not sent (account mail still is:
+    // a password reset must reach a mailbox that was fixed).
+    if (payload.channel === 'email' && payload.kind !== undefined && payload.kind.startsWith('alert') && (await suppressedEmails(db, [payload.to])).size > 0) {
+      await markMessageAttemptFailed(db, payload.messageKey, EMAIL_SUPPRESSED, true);
+      await recordAlertDelivery(db, payload.messageKey, { status: 'skipped', error: EMAIL_SUPPRESSED });
       return { status: 'skipped', transport: transport.name };
     }
     const message = await claimMessage(db, payload.messageKey, transport.name, claimTimeoutSeconds);

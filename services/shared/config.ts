@@ -85,6 +85,14 @@ const envSchema = z
     TWILIO_FROM_NUMBER: optionalString,
     /** Where the twilio SDK sends API calls (tests: a local fake); unset = Twilio itself. */
     TWILIO_API_BASE_URL: optionalUrl,
+    /**
+     * SendGrid's event webhook verification key (Settings → Mail Settings → Signed Event Webhook):
+     * the base64 ECDSA public key. Unset, the webhook answers 503 (events are not trusted unsigned).
+     */
+    SENDGRID_WEBHOOK_PUBLIC_KEY: optionalString,
+    /** Instant e-mails / SMS per alert per UTC day; matches beyond roll into the next daily digest. */
+    ALERT_DAILY_EMAIL_CAP: z.coerce.number().int().min(0).max(1000).default(5),
+    ALERT_DAILY_SMS_CAP: z.coerce.number().int().min(0).max(1000).default(3),
     /** UTC hour (0–23) at which daily alert digests are gathered and sent. */
     ALERT_DIGEST_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(7),
     /** Match jobs (one changed listing each) each matcher process runs at once. */

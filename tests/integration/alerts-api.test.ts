@@ -54,7 +54,7 @@ describe('alerts API', () => {
     const alert = created.json().data;
     expect(alert).toEqual({
       id: expect.any(Number), equipment_type: 'Excavators', price_min: 20000, price_max: 60000, state: 'TX', condition: 'Good',
-      delivery_method: 'email', is_active: true, created_at: expect.any(String), min_deal_score: null, keywords: null, frequency: 'instant',
+      delivery_method: 'email', is_active: true, created_at: expect.any(String), min_deal_score: null, deal_level: 'good', include_unscored: false, keywords: null, frequency: 'instant',
     });
     expect(Date.now() - Date.parse(alert.created_at)).toBeLessThan(60_000);
 
@@ -155,24 +155,51 @@ describe('alerts API', () => {
     expect(refused.json()).toEqual({ delivery_method: ['Add a mobile phone number to your profile to get SMS alerts.'], detail: 'Add a mobile phone number to your profile to get SMS alerts.' });
   });
 
-  it('the signed unsubscribe link turns the alert off without signing in; forged links do nothing', async () => {
+  it('the unsubscribe link opens a confirm page (a GET changes nothing); the button or a one-click POST turns the alert off; forged links do nothing', async () => {
     const user = await registerUser(app);
     const id = (await call(user, 'POST', '/api/alerts/', { equipment_type: 'Wheel Loaders' })).json().data.id;
     const otherId = (await call(user, 'POST', '/api/alerts/', { equipment_type: 'Graders' })).json().data.id;
-    const token = signUnsubscribeToken(alertLinkKey(ctx.config), id);
+    const key = alertLinkKey(ctx.config);
+    const token = signUnsubscribeToken(key, id);
+    const url = `/api/alerts/unsubscribe/?token=${encodeURIComponent(token)}`;
+    const active = async () => {
+      const items = (await call(user, 'GET', '/api/alerts/')).json().data.items as Array<{ id: number; is_active: boolean }>;
+      return { alert: items.find((a) => a.id === id)!.is_active, other: items.find((a) => a.id === otherId)!.is_active };
+    };
 
     const forged = token.replace(/^[0-9a-z]+\./, `${otherId.toString(36)}.`);
-    const refused = await app.inject({ method: 'GET', url: `/api/alerts/unsubscribe/?token=${encodeURIComponent(forged)}` });
-    expect(refused.statusCode).toBe(400);
-    expect((await app.inject({ method: 'GET', url: '/api/alerts/unsubscribe/?token=%3Cscript%3E' })).statusCode).toBe(400);
+    for (const method of ['GET', 'POST'] as const) {
+      expect((await app.inject({ method, url: `/api/alerts/unsubscribe/?token=${encodeURIComponent(forged)}` })).statusCode).toBe(400);
+      expect((await app.inject({ method, url: '/api/alerts/unsubscribe/?token=%3Cscript%3E' })).statusCode).toBe(400);
+    }
 
-    const ok = await app.inject({ method: 'GET', url: `/api/alerts/unsubscribe/?token=${encodeURIComponent(token)}` });
-    expect(ok.statusCode).toBe(200);
-    expect(ok.headers['content-type']).toMatch(/text\/html/);
-    expect(ok.body).toContain('Your alert for Wheel Loaders is turned off');
-    const items = (await call(user, 'GET', '/api/alerts/')).json().data.items as Array<{ id: number; is_active: boolean }>;
-    expect(items.find((a) => a.id === id)!.is_active).toBe(false);
-    expect(items.find((a) => a.id === otherId)!.is_active).toBe(true);
+    // A link scanner (or the buyer) opening the link: a page with a button, nothing changed.
+    for (let i = 0; i < 3; i++) {
+      const page = await app.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/text\/html/);
+      expect(page.body).toContain('Turn off your Wheel Loaders alert?');
+      expect(page.body).toContain(`<form method="post" action="${url.replaceAll('&', '&amp;')}">`);
+    }
+    expect(await active()).toEqual({ alert: true, other: true });
+
+    // The button posts the form; a mail client's one-click posts the RFC 8058 body (either encoding).
+    const button = await app.inject({ method: 'POST', url, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(button.statusCode).toBe(200);
+    expect(button.body).toContain('Your alert for Wheel Loaders is turned off');
+    expect(await active()).toEqual({ alert: false, other: true });
+    expect((await app.inject({ method: 'GET', url })).body).toContain('Alert already off');
+
+    const otherUrl = `/api/alerts/unsubscribe/?token=${encodeURIComponent(signUnsubscribeToken(key, otherId))}`;
+    const boundary = 'xYzZY';
+    const multipart = await app.inject({
+      method: 'POST',
+      url: otherUrl,
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(multipart.statusCode).toBe(200);
+    expect(await active()).toEqual({ alert: false, other: false });
   });
 
   it('STOP from Twilio (signature verified) turns SMS off for that number; START turns it on again', async () => {

@@ -58,7 +58,9 @@ describe('matching SQL agrees with the pure rule', () => {
         condition: pick([null, null, ...conditions]),
         deliveryMethod: 'email',
         frequency: pick(['instant', 'daily'] as const),
-        minDealScore: pick([null, null, 50, 80, 100, 0]),
+        dealLevel: pick(['good', 'good', 'excellent'] as const),
+        minDealScore: pick([null, null, null, 50, 80, 100, 0]),
+        includeUnscored: pick([false, false, true]),
         keywords: keywordTerms?.join(' ') ?? null,
         keywordTerms,
         isActive: pick([true, true, true, false]),
@@ -217,8 +219,16 @@ describe('from the match queue to the outbox', () => {
       expect.objectContaining({ alert_id: alert.id, equipment_type: 'Excavators', event: 'match', channel: 'email', status: 'sent', price: 45_000, deal_score: 871, listing: expect.objectContaining({ id: listing!.id, slug: listing!.slug }) }),
     ]);
 
-    // The unsubscribe link turns the alert off: a new matching lot sends nothing.
-    expect((await app.inject({ method: 'GET', url: `/api/alerts/unsubscribe/?token=${encodeURIComponent(token)}` })).statusCode).toBe(200);
+    // One-click unsubscribe as mail clients do it (RFC 8058): the headers name the URL, a POST
+    // turns the alert off; a new matching lot sends nothing.
+    expect(message!.headers).toEqual({ 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+    const oneClick = await app.inject({
+      method: 'POST',
+      url: new URL(unsubscribe).pathname + new URL(unsubscribe).search,
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(oneClick.statusCode).toBe(200);
     const [second] = await insertListings(ctx.database.db, source, [underpricedExcavator('2016 CAT 320D Excavator')]);
     const job = await ctx.queues.enqueue('match', { listingId: second!.id, event: 'new', eventKey: 'new' });
     await waitFor(async () => ((await ctx.queues.queue('match').getJobState(job.id!)) === 'completed' ? true : undefined));

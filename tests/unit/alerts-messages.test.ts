@@ -91,12 +91,17 @@ describe('message texts', () => {
     ];
     const email = renderDigestEmail({ alert, items, day: '2026-11-21', appUrl: 'http://a', unsubscribeUrl: 'http://a/u', now });
     expect(email.subject).toBe('Daily digest: 2 matches for your Excavators alert');
-    expect(email.text).toContain('1. Second');
-    expect(email.text).toContain('2. [price drop] First');
+    // Best deal first, whatever order they came in.
+    expect(email.text).toContain('1. [price drop] First');
+    expect(email.text).toContain('2. Second');
     const sms = renderDigestSms({ alert, items, appUrl: 'https://dealradar.example' });
     expect(sms).toBe('Deal Radar: 2 new Excavators matches today. Top: First $45,000 https://dealradar.example/alerts');
     const many = Array.from({ length: 60 }, (_, i) => ({ event: 'match' as const, listing: { ...listing, title: `Lot ${i}` } }));
-    expect(renderDigestEmail({ alert, items: many, day: '2026-11-21', appUrl: 'http://a', unsubscribeUrl: 'http://a/u', now }).text).toContain('…and 10 more');
+    // At most 20 shown, and a link to the rest.
+    const long = renderDigestEmail({ alert, items: many, day: '2026-11-21', appUrl: 'http://a', unsubscribeUrl: 'http://a/u', now }).text;
+    expect(long).toContain('…and 40 more: http://a/alerts');
+    expect(long).toContain('20. Lot');
+    expect(long).not.toContain('21. Lot');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertMatches, badgeScore, type MatchableListing } from '../../services/alerts/alert-matching.js';
+import { alertMatches, badgeScore, levelRank, minimumBadge, notificationEvent, type MatchableListing } from '../../services/alerts/alert-matching.js';
 import { keywordTerms, MESSAGES, planViolation, toE164, validateAlert, type AlertCriteria } from '../../services/alerts/alert-rules.js';
 import { slotTime } from '../../services/matcher/digest-schedule.js';
 import { digestMessageKey, instantMessageKey, parseAlertMessageKey } from '../../services/alerts/alert-message-keys.js';
@@ -16,7 +16,7 @@ describe('alert validation (spec §5)', () => {
     const result = validateAlert({ equipment_type: 'wheel-loaders', state: 'any-location', condition: 'any-condition', price_min: '90000', price_max: 1000 });
     expect(result).toEqual({
       ok: true,
-      criteria: { categoryId: 3, priceMin: 90000, priceMax: 1000, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant', minDealScore: null, keywords: null, keywordTerms: null, isActive: true },
+      criteria: { categoryId: 3, priceMin: 90000, priceMax: 1000, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: null, includeUnscored: false, keywords: null, keywordTerms: null, isActive: true },
     });
     const v = validateAlert({ equipment_type: 'Cranes', price_min: '', price_max: null, state: 'texas', condition: 'like new' });
     expect(v.ok && v.criteria).toMatchObject({ priceMin: null, priceMax: null, state: 'TX', condition: 'Like New' });
@@ -66,7 +66,7 @@ describe('plan rules', () => {
 
 describe('matching rule', () => {
   const now = new Date('2026-11-21T12:00:00Z');
-  const alert: AlertCriteria = { categoryId: 1, priceMin: 10_000, priceMax: 50_000, state: 'TX', condition: 'Good', deliveryMethod: 'email', frequency: 'instant', minDealScore: 80, keywords: 'cat', keywordTerms: ['cat'], isActive: true };
+  const alert: AlertCriteria = { categoryId: 1, priceMin: 10_000, priceMax: 50_000, state: 'TX', condition: 'Good', deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: 80, includeUnscored: false, keywords: 'cat', keywordTerms: ['cat'], isActive: true };
   const listing: MatchableListing = { categoryId: 1, priceUsd: 45_000, state: 'TX', condition: 'Good', dealScore: 791, status: 'open', auctionEndAt: new Date('2026-11-22T00:00:00Z'), title: 'CAT 320', make: null, model: null, description: '' };
   it('compares the badge (deal_score / 10 rounded up) with the minimum score', () => {
     expect(badgeScore(791)).toBe(80);
@@ -74,7 +74,47 @@ describe('matching rule', () => {
     expect(alertMatches(alert, listing, now)).toBe(true);
     expect(alertMatches(alert, { ...listing, dealScore: 790 }, now)).toBe(false);
     expect(alertMatches(alert, { ...listing, dealScore: null }, now)).toBe(false);
-    expect(alertMatches({ ...alert, minDealScore: null }, { ...listing, dealScore: null }, now)).toBe(true);
+    expect(alertMatches({ ...alert, minDealScore: null }, { ...listing, dealScore: null }, now)).toBe(false);
+    expect(alertMatches({ ...alert, minDealScore: null, includeUnscored: true }, { ...listing, dealScore: null }, now)).toBe(true);
+  });
+  it('deals only by default: good or better, or excellent only; unscored lots by opt-in', () => {
+    const plain = { ...alert, minDealScore: null };
+    expect(minimumBadge(plain)).toBe(60);
+    expect(alertMatches(plain, { ...listing, dealScore: 591 }, now)).toBe(true); // badge 60: Good Deal
+    expect(alertMatches(plain, { ...listing, dealScore: 590 }, now)).toBe(false); // badge 59: Fair Deal
+    expect(alertMatches(plain, { ...listing, dealScore: 0 }, now)).toBe(false);
+    const excellent = { ...plain, dealLevel: 'excellent' as const };
+    expect(minimumBadge(excellent)).toBe(80);
+    expect(alertMatches(excellent, { ...listing, dealScore: 790 }, now)).toBe(false);
+    expect(alertMatches(excellent, { ...listing, dealScore: 791 }, now)).toBe(true);
+    // premium's minimum replaces the level, either way
+    expect(alertMatches({ ...excellent, minDealScore: 30 }, { ...listing, dealScore: 300 }, now)).toBe(true);
+    expect(alertMatches({ ...plain, minDealScore: 0 }, { ...listing, dealScore: 0 }, now)).toBe(true);
+    expect(alertMatches({ ...plain, minDealScore: 0 }, { ...listing, dealScore: null }, now)).toBe(false);
+    expect(alertMatches({ ...plain, includeUnscored: true }, { ...listing, dealScore: null }, now)).toBe(true);
+    expect(alertMatches({ ...plain, includeUnscored: true }, { ...listing, dealScore: 100 }, now)).toBe(false);
+  });
+  it('validates the level; omitted means good, so older clients get deals only', () => {
+    const created = validateAlert({ equipment_type: 'Excavators' });
+    expect(created.ok && created.criteria.dealLevel).toBe('good');
+    expect(created.ok && created.criteria.includeUnscored).toBe(false);
+    const excellent = validateAlert({ equipment_type: 'Excavators', deal_level: 'Excellent', include_unscored: true });
+    expect(excellent.ok && [excellent.criteria.dealLevel, excellent.criteria.includeUnscored]).toEqual(['excellent', true]);
+    expect(validateAlert({ equipment_type: 'Excavators', deal_level: 'fair' })).toEqual({ ok: false, errors: { deal_level: [MESSAGES.dealLevel] } });
+    // a PATCH that does not name the level keeps it
+    const kept = validateAlert({ price_max: 100 }, excellent.ok ? excellent.criteria : undefined);
+    expect(kept.ok && kept.criteria.dealLevel).toBe('excellent');
+  });
+  it('notifies again only on a material change', () => {
+    expect(notificationEvent(null, { priceUsd: 100_000, dealScore: 650 })).toEqual({ event: 'match', key: '' });
+    const before = { lowestPrice: 100_000, bestRank: levelRank(650) };
+    expect(notificationEvent(before, { priceUsd: 100_000, dealScore: 650 })).toBeNull();
+    expect(notificationEvent(before, { priceUsd: 90_001, dealScore: 650 })).toBeNull(); // under 10% down
+    expect(notificationEvent(before, { priceUsd: 90_000, dealScore: 650 })).toEqual({ event: 'price_drop', key: '90000' });
+    expect(notificationEvent(before, { priceUsd: 95_000, dealScore: 791 })).toEqual({ event: 'level_up', key: 'excellent' });
+    expect(notificationEvent(before, { priceUsd: 95_000, dealScore: 600 })).toBeNull(); // still good: no message
+    expect(notificationEvent({ lowestPrice: 100_000, bestRank: 0 }, { priceUsd: 100_000, dealScore: 650 })).toEqual({ event: 'level_up', key: 'good' });
+    expect(notificationEvent({ lowestPrice: null, bestRank: 3 }, { priceUsd: 1, dealScore: 650 })).toBeNull();
   });
   it('needs every criterion; null means any', () => {
     expect(alertMatches(alert, { ...listing, priceUsd: 50_001 }, now)).toBe(false);

@@ -12,6 +12,7 @@ import type { AppContext } from '../../shared/context.js';
 import { HttpError, serviceUnavailable } from '../../shared/errors.js';
 import { findListingDetail } from '../../shared/repositories/listings-repository.js';
 import { requireUser, signedInUser } from '../plugins/auth.js';
+import { alertDeliverabilityRoutes } from './alert-deliverability.js';
 
 const wholeOrText = z.union([z.number(), z.string().max(32, 'Enter a whole number.')], { error: 'Enter a whole number.' }).nullish();
 
@@ -23,7 +24,16 @@ const alertBody = z.object({
   condition: z.string({ error: 'Select a condition.' }).max(64).nullish(),
   delivery_method: z.enum(['email', 'sms'], { error: 'Choose email or sms.' }).optional(),
   is_active: z.boolean({ error: 'Must be true or false.' }).optional(),
-  min_deal_score: wholeOrText,
+  min_deal_score: wholeOrText.describe('Premium: any minimum badge score 0–100, in place of deal_level. Null: use deal_level.'),
+  deal_level: z
+    .string({ error: 'Choose good or excellent.' })
+    .max(32)
+    .nullish()
+    .describe("Every plan: 'good' (good or better, badge ≥ 60; the default when omitted, so older clients get deals only) or 'excellent' (badge ≥ 80)."),
+  include_unscored: z
+    .boolean({ error: 'Must be true or false.' })
+    .nullish()
+    .describe('Also notify listings that cannot be valued (no deal score). Default false.'),
   keywords: z.string({ error: 'Enter keywords as text.' }).max(1000, 'Use at most 200 characters of keywords.').nullish(),
   frequency: z.enum(['instant', 'daily'], { error: 'Choose instant or daily.' }).optional(),
 });
@@ -39,6 +49,8 @@ const alert = z.object({
   is_active: z.boolean(),
   created_at: z.string(),
   min_deal_score: z.number().int().nullable(),
+  deal_level: z.enum(['good', 'excellent']).describe('Added in issue #22; alerts created before it are `good`.'),
+  include_unscored: z.boolean(),
   keywords: z.string().nullable(),
   frequency: z.enum(['instant', 'daily']),
 });
@@ -47,13 +59,20 @@ const notification = z.object({
   id: z.number().int(),
   alert_id: z.number().int(),
   equipment_type: z.string(),
-  event: z.enum(['match', 'price_drop']),
+  event: z.enum(['match', 'price_drop', 'level_up']).describe('level_up (issue #22): the deal level went up since the last message.'),
   channel: z.enum(['email', 'sms']),
   frequency: z.enum(['instant', 'daily']),
+  rolled_into_digest: z.boolean().describe("An instant alert's match beyond its daily cap: sent in the next daily digest."),
   status: z.string(),
   error: z.string().nullable(),
   price: z.number().nullable(),
   deal_score: z.number().int().nullable(),
+  criteria: z.string().describe("Why it was sent: the alert's criteria, as the message said them."),
+  deal_level: z.string().nullable(),
+  fair_value: z.number().nullable(),
+  value_low: z.number().nullable(),
+  value_high: z.number().nullable(),
+  auction_end_at: z.string().nullable(),
   created_at: z.string(),
   sent_at: z.string().nullable(),
   listing: z.object({ id: z.number().int(), slug: z.string(), title: z.string(), url: z.string() }),
@@ -63,8 +82,11 @@ const idParams = z.object({ id: z.coerce.number({ error: 'Not a valid alert id.'
 const detail = z.object({ detail: z.string() });
 const security = [{ bearer: [] }];
 
-function page(title: string, message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} · Deal Radar</title></head><body style="font-family:Arial,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><a href="/alerts">Manage your alerts</a></p></body></html>`;
+function page(title: string, message: string, form?: { action: string; button: string }): string {
+  const confirm = form
+    ? `<form method="post" action="${escapeHtml(form.action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit" style="font-size:1rem;padding:.5rem 1rem">${escapeHtml(form.button)}</button></form>`
+    : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} · Deal Radar</title></head><body style="font-family:Arial,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${confirm}<p><a href="/alerts">Manage your alerts</a></p></body></html>`;
 }
 
 export function alertRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -123,17 +145,31 @@ export function alertRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    // The link in the body opens a page with a confirm button: a GET never changes state, so mail
+    // scanners that follow links do not turn alerts off. The button, and mail clients' one-click
+    // unsubscribe (List-Unsubscribe-Post, RFC 8058), POST to the same URL (below).
     app.get(
       '/api/alerts/unsubscribe/',
       {
         config: { rateLimit: { max: 60, timeWindow: 60_000 } },
-        schema: { tags: ['alerts'], summary: "The signed link in alert e-mails: turns that alert off (no sign-in)", querystring: z.object({ token: z.string().max(200).optional() }) },
+        schema: {
+          tags: ['alerts'],
+          summary: 'The unsubscribe link of alert e-mails: a page asking to confirm (changes nothing)',
+          querystring: z.object({ token: z.string().max(200).optional() }),
+        },
       },
       async (request, reply) => {
-        const done = request.query.token ? await alerts.unsubscribe(request.query.token) : null;
+        const token = request.query.token ?? '';
+        const found = token ? await alerts.unsubscribeTarget(token) : null;
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-        if (!done) return reply.status(400).send(page('Link not valid', 'This unsubscribe link is not valid, or its alert was deleted.'));
-        return reply.send(page('Alert turned off', `Your alert for ${done.equipmentType} is turned off. You will get no more messages for it.`));
+        if (!found) return reply.status(400).send(page('Link not valid', 'This unsubscribe link is not valid, or its alert was deleted.'));
+        if (!found.isActive) return reply.send(page('Alert already off', `Your alert for ${found.equipmentType} is turned off. You get no messages for it.`));
+        return reply.send(
+          page(`Turn off your ${found.equipmentType} alert?`, 'You will get no more e-mails or texts for this alert. You can turn it on again on your alerts page.', {
+            action: `/api/alerts/unsubscribe/?token=${encodeURIComponent(token)}`,
+            button: 'Turn this alert off',
+          }),
+        );
       },
     );
 
@@ -147,11 +183,34 @@ export function alertRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    // Twilio posts form-encoded fields and signs URL + sorted fields: parse them in this scope only.
+    await app.register(alertDeliverabilityRoutes(ctx));
+
+    // Twilio posts form-encoded fields and signs URL + sorted fields; one-click unsubscribe posts
+    // `List-Unsubscribe=One-Click` form-encoded or as multipart (RFC 8058): parse them in this scope only.
     await app.register(async (scoped) => {
       scoped.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       });
+      scoped.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, _body, done) => done(null, {}));
+
+      scoped.post(
+        '/api/alerts/unsubscribe/',
+        {
+          config: { rateLimit: { max: 60, timeWindow: 60_000 } },
+          schema: {
+            tags: ['alerts'],
+            summary: 'One-click unsubscribe (RFC 8058 List-Unsubscribe-Post) and the confirm button: turns the alert off (no sign-in)',
+            querystring: z.object({ token: z.string().max(200).optional() }),
+          },
+        },
+        async (request, reply) => {
+          const { token } = request.query as { token?: string };
+          const done = token ? await alerts.unsubscribe(token) : null;
+          reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+          if (!done) return reply.status(400).send(page('Link not valid', 'This unsubscribe link is not valid, or its alert was deleted.'));
+          return reply.send(page('Alert turned off', `Your alert for ${done.equipmentType} is turned off. You will get no more messages for it.`));
+        },
+      );
       scoped.post(
         '/api/alerts/sms/inbound/',
         { schema: { tags: ['alerts'], summary: "Twilio's inbound SMS webhook (signature verified): STOP turns SMS off for the number" } },

@@ -6,6 +6,8 @@ export type OutgoingEmail = {
   subject: string;
   text: string;
   html?: string | null;
+  /** Extra headers (alert mail: List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Record<string, string> | null;
 };
 
 export type SendResult = { providerMessageId: string | null };

@@ -28,6 +28,7 @@ export function createSendGridTransport(opts: { apiKey: string; baseUrl?: string
           subject: message.subject,
           text: message.text,
           ...(message.html ? { html: message.html } : {}),
+          ...(message.headers ? { headers: message.headers } : {}),
           // Lets SendGrid events be traced back to our message log.
           customArgs: { message_key: message.messageKey },
         });

@@ -75,7 +75,15 @@ export function classifyTwilioError(err: TwilioError): Error {
   return status === 429 || status >= 500 ? new RetryableError(message) : new NonRetryableError(message);
 }
 
-export function createTwilioTransport(opts: { accountSid: string; authToken: string; from: string; baseUrl?: string; timeoutMs?: number }): SmsTransport {
+export function createTwilioTransport(opts: {
+  accountSid: string;
+  authToken: string;
+  from: string;
+  baseUrl?: string;
+  timeoutMs?: number;
+  /** Where Twilio reports the message's fate (delivered, undelivered, failed): our status callback. */
+  statusCallback?: string;
+}): SmsTransport {
   // Bounded (the SDK's default is 30 s): a send must end well within the claim timeout.
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const client = twilio(opts.accountSid, opts.authToken, {
@@ -87,7 +95,12 @@ export function createTwilioTransport(opts: { accountSid: string; authToken: str
     name: 'twilio',
     async send(message) {
       try {
-        const sent = await client.messages.create({ to: message.to, from: opts.from, body: message.body });
+        const sent = await client.messages.create({
+          to: message.to,
+          from: opts.from,
+          body: message.body,
+          ...(opts.statusCallback ? { statusCallback: opts.statusCallback } : {}),
+        });
         return { providerMessageId: sent.sid ?? null };
       } catch (err) {
         throw classifyTwilioError(err as TwilioError);
@@ -108,8 +121,11 @@ export function createSmsOutboxTransport(): SmsTransport {
   };
 }
 
+/** The API route Twilio's status callback posts to (services/api/routes/alert-deliverability.ts). */
+export const SMS_STATUS_CALLBACK_PATH = '/api/alerts/sms/status/';
+
 export function createSmsTransport(
-  config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_FROM_NUMBER' | 'TWILIO_API_BASE_URL' | 'NOTIFY_SEND_TIMEOUT_MS'>,
+  config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_FROM_NUMBER' | 'TWILIO_API_BASE_URL' | 'NOTIFY_SEND_TIMEOUT_MS'> & Partial<Pick<Config, 'APP_URL'>>,
 ): SmsTransport {
   if (config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM_NUMBER) {
     return createTwilioTransport({
@@ -118,6 +134,7 @@ export function createSmsTransport(
       from: config.TWILIO_FROM_NUMBER,
       baseUrl: config.TWILIO_API_BASE_URL,
       timeoutMs: config.NOTIFY_SEND_TIMEOUT_MS,
+      ...(config.APP_URL ? { statusCallback: `${config.APP_URL}${SMS_STATUS_CALLBACK_PATH}` } : {}),
     });
   }
   return createSmsOutboxTransport();

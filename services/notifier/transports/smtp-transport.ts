@@ -22,7 +22,7 @@ export function createSmtpTransport(opts: { url: string; timeoutMs?: number }): 
           subject: message.subject,
           text: message.text,
           ...(message.html ? { html: message.html } : {}),
-          headers: { 'X-Deal-Radar-Message-Key': message.messageKey },
+          headers: { ...(message.headers ?? {}), 'X-Deal-Radar-Message-Key': message.messageKey },
           // The whole exchange, not one phase: the connection is closed when it runs out.
           signal: AbortSignal.timeout(timeoutMs),
         });

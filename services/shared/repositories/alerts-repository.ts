@@ -10,12 +10,13 @@
  */
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alertDigests, alertNotifications, alerts, smsOptOuts } from '../../../db/schema/index.js';
-import type { AlertFrequency, DeliveryMethod } from '../../../db/schema/alerts.js';
+import type { AlertDealLevel, AlertFrequency, DeliveryMethod, NotificationEvent } from '../../../db/schema/alerts.js';
 import type { Condition } from '../../../db/schema/listings.js';
 import { parseAlertMessageKey } from '../../alerts/alert-message-keys.js';
 import type { AlertCriteria } from '../../alerts/alert-rules.js';
+import { MATERIAL_PRICE_DROP, type DailyCaps } from '../../alerts/alert-matching.js';
 import type { DbOrTx } from '../database/db.js';
-import { intArray } from '../database/sql-arrays.js';
+import { intArray, textArray } from '../database/sql-arrays.js';
 
 export type AlertRow = typeof alerts.$inferSelect;
 export type MatchTrigger = 'new' | 'scored' | 'price_drop';
@@ -31,7 +32,9 @@ function criteriaValues(c: AlertCriteria) {
     condition: c.condition,
     deliveryMethod: c.deliveryMethod,
     frequency: c.frequency,
+    dealLevel: c.dealLevel,
     minDealScore: c.minDealScore,
+    includeUnscored: c.includeUnscored,
     keywords: c.keywords,
     keywordTerms: c.keywordTerms,
     isActive: c.isActive,
@@ -47,7 +50,9 @@ export function criteriaOf(row: AlertRow): AlertCriteria {
     condition: row.condition,
     deliveryMethod: row.deliveryMethod,
     frequency: row.frequency,
+    dealLevel: row.dealLevel,
     minDealScore: row.minDealScore,
+    includeUnscored: row.includeUnscored,
     keywords: row.keywords,
     keywordTerms: row.keywordTerms,
     isActive: row.isActive,
@@ -109,6 +114,11 @@ export async function deleteUserAlert(db: DbOrTx, userId: number, alertId: numbe
   });
 }
 
+export async function findAlertById(db: DbOrTx, alertId: number): Promise<AlertRow | undefined> {
+  const [row] = await db.select().from(alerts).where(eq(alerts.id, alertId));
+  return row;
+}
+
 /** The unsubscribe link's effect: the alert is turned off (whoever is signed in, or no one). */
 export async function deactivateAlert(db: DbOrTx, alertId: number): Promise<AlertRow | undefined> {
   const [row] = await db.update(alerts).set({ isActive: false, updatedAt: sql`now()` }).where(eq(alerts.id, alertId)).returning();
@@ -120,9 +130,13 @@ export async function deactivateAlert(db: DbOrTx, alertId: number): Promise<Aler
 /**
  * Records one notification per (alert, listing, event) for every active alert the changed
  * listings satisfy, and returns how many. The event is `match` the first time a lot satisfies an
- * alert, and `price_drop` (keyed by the new price) when it still does at a price below every
- * price it was notified at; anything else (a rescore, a bid going up, the same batch run twice)
- * records nothing. Price drops are read from the data, whichever pipeline event reports them.
+ * alert; after that only a material change records one: `price_drop` (keyed by the new price)
+ * when the price is 10% or more below the lowest notified, else `level_up` (keyed by the level)
+ * when the deal level is above every level notified — `notificationEvent` in alert-matching.ts.
+ * Anything else (a rescore at the same level, a bid going up, the same batch run twice) records
+ * nothing. The daily cap of instant messages is applied when they are dispatched
+ * (`rollOverBeyondDailyCap`), not here: it needs the alerts locked, and this statement stays the
+ * one fast set-based pass.
  */
 export async function matchChangedListings(db: DbOrTx, changes: ChangedListing[], now: Date = new Date()): Promise<number> {
   if (changes.length === 0) return 0;
@@ -130,18 +144,25 @@ export async function matchChangedListings(db: DbOrTx, changes: ChangedListing[]
   return row?.created ?? 0;
 }
 
+/** The level rank of `levelRank` (alert-matching.ts) in SQL, from a badge (NULL: not valued). */
+const rankOf = (badge: SQL) => sql`CASE WHEN ${badge} IS NULL THEN 0 WHEN ${badge} >= 80 THEN 4 WHEN ${badge} >= 60 THEN 3 WHEN ${badge} >= 40 THEN 2 ELSE 1 END`;
+const badgeOf = (dealScore: SQL) => sql`CASE WHEN ${dealScore} IS NULL THEN NULL ELSE least(100, greatest(0, ceil(${dealScore} / 10.0)))::int END`;
+
 /** The matching statement itself (the benchmark prints its plan). */
 export function matchStatement(changes: ChangedListing[], now: Date): SQL {
-  const events = JSON.stringify(changes.map((c) => ({ listing_id: c.listingId, trigger: c.trigger })));
+  // unnest of two arrays rather than jsonb_to_recordset: the planner knows unnest's row count
+  // (one for a match job's single listing, so it probes alerts_active_match_idx), while a jsonb
+  // set is always guessed at 100 rows, which made it scan every alert for one listing.
+  const ids = intArray(changes.map((c) => c.listingId));
+  const triggers = textArray(changes.map((c) => c.trigger));
   return sql`
     WITH changed AS (
       SELECT DISTINCT ON (l.id)
              l.id, l.category_id, l.price_usd, l.state, l.condition, l.deal_score,
-             CASE WHEN l.deal_score IS NULL THEN NULL
-                  ELSE least(100, greatest(0, ceil(l.deal_score / 10.0)))::int END AS badge,
+             ${badgeOf(sql`l.deal_score`)} AS badge,
              lower(l.title || ' ' || coalesce(l.make, '') || ' ' || coalesce(l.model, '') || ' ' || l.description) AS haystack,
              e.trigger
-      FROM jsonb_to_recordset(${events}::jsonb) AS e(listing_id int, trigger text)
+      FROM unnest(${ids}, ${triggers}) AS e(listing_id, trigger)
       JOIN listings l ON l.id = e.listing_id
       WHERE l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > ${now.toISOString()}::timestamptz)
       ORDER BY l.id, (e.trigger = 'price_drop') DESC, e.trigger
@@ -149,37 +170,46 @@ export function matchStatement(changes: ChangedListing[], now: Date): SQL {
     -- What these listings were already notified at, read once before any row is inserted (a
     -- per-pair probe would rescan the rows this very statement adds).
     previous AS MATERIALIZED (
-      SELECT p.alert_id, p.listing_id, min(p.price_usd) AS lowest
+      SELECT p.alert_id, p.listing_id, min(p.price_usd) AS lowest, max(${rankOf(badgeOf(sql`p.deal_score`))}) AS best_rank
       FROM alert_notifications p
       WHERE p.listing_id IN (SELECT id FROM changed)
       GROUP BY p.alert_id, p.listing_id
     ),
     keyed AS (
-      SELECT c.*, s.state_key, k.condition_key
+      SELECT c.*, ${rankOf(sql`c.badge`)} AS rank, s.state_key, k.condition_key
       FROM changed c
       CROSS JOIN LATERAL (SELECT DISTINCT x AS state_key FROM unnest(ARRAY['', coalesce(c.state, '')]) AS x) s
       CROSS JOIN LATERAL (SELECT DISTINCT y AS condition_key FROM unnest(ARRAY['', coalesce(c.condition, '')]) AS y) k
-    )
-    , inserted AS (
-    INSERT INTO alert_notifications (alert_id, user_id, listing_id, event, event_key, trigger, channel, frequency, price_usd, deal_score)
-    SELECT a.id, a.user_id, k.id,
-           CASE WHEN prev.alert_id IS NULL THEN 'match' ELSE 'price_drop' END,
-           CASE WHEN prev.alert_id IS NULL THEN '' ELSE k.price_usd::float8::text END,
-           k.trigger, a.delivery_method, a.frequency, k.price_usd, k.deal_score
-    FROM keyed k
-    JOIN alerts a ON a.is_active
-                 AND a.category_id = k.category_id
-                 AND a.state_key = k.state_key
-                 AND a.condition_key = k.condition_key
-    JOIN users u ON u.id = a.user_id AND u.is_active
-    LEFT JOIN previous prev ON prev.alert_id = a.id AND prev.listing_id = k.id
-    WHERE (a.price_min IS NULL OR k.price_usd >= a.price_min)
-      AND (a.price_max IS NULL OR k.price_usd <= a.price_max)
-      AND (a.min_deal_score IS NULL OR k.badge >= a.min_deal_score)
-      AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
-      AND (prev.alert_id IS NULL OR k.price_usd < prev.lowest)
-    ON CONFLICT DO NOTHING
-    RETURNING 1
+    ),
+    candidates AS (
+      SELECT a.id AS alert_id, a.user_id, k.id AS listing_id, a.delivery_method, a.frequency, k.trigger, k.price_usd, k.deal_score, k.badge,
+             CASE WHEN prev.alert_id IS NULL THEN 'match'
+                  WHEN k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} THEN 'price_drop'
+                  ELSE 'level_up' END AS event,
+             CASE WHEN prev.alert_id IS NULL THEN ''
+                  WHEN k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} THEN k.price_usd::float8::text
+                  ELSE (ARRAY['unscored', 'poor', 'fair', 'good', 'excellent'])[k.rank + 1] END AS event_key
+      FROM keyed k
+      JOIN alerts a ON a.is_active
+                   AND a.category_id = k.category_id
+                   AND a.state_key = k.state_key
+                   AND a.condition_key = k.condition_key
+      JOIN users u ON u.id = a.user_id AND u.is_active
+      LEFT JOIN previous prev ON prev.alert_id = a.id AND prev.listing_id = k.id
+      WHERE (a.price_min IS NULL OR k.price_usd >= a.price_min)
+        AND (a.price_max IS NULL OR k.price_usd <= a.price_max)
+        -- deals only: the premium minimum, else the level (good 60, excellent 80); unvalued lots by opt-in
+        AND (CASE WHEN k.badge IS NULL THEN a.include_unscored
+                  ELSE k.badge >= coalesce(a.min_deal_score, CASE WHEN a.deal_level = 'excellent' THEN 80 ELSE 60 END) END)
+        AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
+        AND (prev.alert_id IS NULL OR k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} OR k.rank > prev.best_rank)
+    ),
+    inserted AS (
+      INSERT INTO alert_notifications (alert_id, user_id, listing_id, event, event_key, trigger, channel, frequency, price_usd, deal_score)
+      SELECT c.alert_id, c.user_id, c.listing_id, c.event, c.event_key, c.trigger, c.delivery_method, c.frequency, c.price_usd, c.deal_score
+      FROM candidates c
+      ON CONFLICT DO NOTHING
+      RETURNING 1
     )
     SELECT count(*)::int AS created FROM inserted
   `;
@@ -188,7 +218,7 @@ export function matchStatement(changes: ChangedListing[], now: Date): SQL {
 /** Everything a message about one notification needs. */
 export type DeliveryRow = {
   notificationId: number;
-  event: 'match' | 'price_drop';
+  event: NotificationEvent;
   channel: DeliveryMethod;
   alertId: number;
   alertActive: boolean;
@@ -200,7 +230,9 @@ export type DeliveryRow = {
   priceMax: number | null;
   alertState: string | null;
   alertCondition: Condition | null;
+  dealLevel: AlertDealLevel;
   minDealScore: number | null;
+  includeUnscored: boolean;
   keywords: string | null;
   listingId: number;
   slug: string;
@@ -208,6 +240,8 @@ export type DeliveryRow = {
   priceUsd: number | null;
   dealScore: number | null;
   fairValue: number | null;
+  valueLow: number | null;
+  valueHigh: number | null;
   auctionEndAt: Date | null;
   city: string | null;
   state: string | null;
@@ -217,9 +251,75 @@ const deliveryColumns = sql`
   n.id AS "notificationId", n.event, n.channel, n.alert_id AS "alertId", a.is_active AS "alertActive",
   n.user_id AS "userId", u.email, u.phone,
   a.category_id AS "categoryId", a.price_min AS "priceMin", a.price_max AS "priceMax",
-  a.state AS "alertState", a.condition AS "alertCondition", a.min_deal_score AS "minDealScore", a.keywords,
+  a.state AS "alertState", a.condition AS "alertCondition", a.deal_level AS "dealLevel", a.min_deal_score AS "minDealScore",
+  a.include_unscored AS "includeUnscored", a.keywords,
   l.id AS "listingId", l.slug, l.title, l.price_usd::float8 AS "priceUsd", l.deal_score AS "dealScore",
-  l.fair_value::float8 AS "fairValue", l.auction_end_at AS "auctionEndAt", l.city, l.state`;
+  l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh", l.auction_end_at AS "auctionEndAt", l.city, l.state`;
+
+/**
+ * The daily cap, strictly: before these listings' pending instant notifications are handed to the
+ * notifier, those beyond their alert's cap for the UTC day become `daily`: they go out in the next
+ * digest (best deals of this lot kept first). The alert row carries the day's count (`cap_day`,
+ * `cap_used`), so deciding costs a few rows whatever the day's volume; each decided notification
+ * is marked `cap_counted`, so a job run again (after a crash between this and the queueing)
+ * neither counts it twice nor decides it again. The alerts' rows are locked (in id order) so that
+ * match jobs running at once decide one after another, each seeing the others' counts.
+ */
+export async function rollOverBeyondDailyCap(db: DbOrTx, listingIds: number[], now: Date, caps: DailyCaps): Promise<number> {
+  if (listingIds.length === 0) return 0;
+  const statements = dailyCapStatements(listingIds, now, caps);
+  return db.transaction(async (tx) => {
+    const locked = (await tx.execute(statements.lock)) as unknown as Array<{ id: number }>;
+    if (locked.length === 0) return 0;
+    const [row] = (await tx.execute(statements.rollOver)) as unknown as Array<{ rolled: number }>;
+    return row?.rolled ?? 0;
+  });
+}
+
+/** The daily cap's two statements: lock the alerts, then decide (the benchmark prints their plans). */
+export function dailyCapStatements(listingIds: number[], now: Date, caps: DailyCaps): { lock: SQL; rollOver: SQL } {
+  const day = now.toISOString().slice(0, 10);
+  const undecided = sql`n.listing_id = ANY(${intArray(listingIds)}) AND n.status = 'pending' AND n.frequency = 'instant' AND NOT n.cap_counted`;
+  const lock = sql`
+      SELECT a.id FROM alerts a
+      WHERE a.id IN (SELECT n.alert_id FROM alert_notifications n WHERE ${undecided})
+      ORDER BY a.id
+      FOR UPDATE
+    `;
+  const rollOver = sql`
+      WITH mine AS (
+        SELECT n.id, n.alert_id,
+               row_number() OVER (PARTITION BY n.alert_id ORDER BY n.deal_score DESC NULLS LAST, n.id) AS nth
+        FROM alert_notifications n
+        WHERE ${undecided}
+      ),
+      budget AS (
+        SELECT a.id AS alert_id,
+               CASE WHEN a.delivery_method = 'sms' THEN ${caps.sms}::int ELSE ${caps.email}::int END
+                 - CASE WHEN a.cap_day = ${day} THEN a.cap_used ELSE 0 END AS room
+        FROM alerts a
+        WHERE a.id IN (SELECT alert_id FROM mine)
+      ),
+      decided AS (
+        UPDATE alert_notifications n
+        SET cap_counted = true, frequency = CASE WHEN m.nth > b.room THEN 'daily' ELSE n.frequency END, updated_at = now()
+        FROM mine m
+        JOIN budget b ON b.alert_id = m.alert_id
+        WHERE n.id = m.id
+        RETURNING n.alert_id, n.frequency
+      ),
+      -- A data-modifying CTE runs whether or not it is referenced; every CTE sees the alerts as
+      -- they were before this statement, so the day's count is read and written once.
+      counted AS (
+        UPDATE alerts a
+        SET cap_day = ${day}, cap_used = CASE WHEN a.cap_day = ${day} THEN a.cap_used ELSE 0 END + k.kept
+        FROM (SELECT alert_id, count(*) FILTER (WHERE frequency = 'instant')::int AS kept FROM decided GROUP BY alert_id) k
+        WHERE a.id = k.alert_id
+      )
+      SELECT count(*) FILTER (WHERE frequency = 'daily')::int AS rolled FROM decided
+    `;
+  return { lock, rollOver };
+}
 
 /** Instant notifications of these listings not yet handed to the notifier (also after a crash). */
 export async function pendingInstantDeliveries(db: DbOrTx, listingIds: number[]): Promise<DeliveryRow[]> {
@@ -320,7 +420,20 @@ export type NotificationListRow = {
   id: number;
   alertId: number;
   categoryId: number;
-  event: 'match' | 'price_drop';
+  alertFrequency: AlertFrequency;
+  priceMin: number | null;
+  priceMax: number | null;
+  alertState: string | null;
+  alertCondition: Condition | null;
+  dealLevel: AlertDealLevel;
+  minDealScore: number | null;
+  includeUnscored: boolean;
+  keywords: string | null;
+  fairValue: number | null;
+  valueLow: number | null;
+  valueHigh: number | null;
+  auctionEndAt: Date | string | null;
+  event: NotificationEvent;
   channel: DeliveryMethod;
   frequency: AlertFrequency;
   status: string;
@@ -337,7 +450,11 @@ export type NotificationListRow = {
 /** What was matched and sent for the user's alerts, newest first; `beforeId` pages on. */
 export async function listUserNotifications(db: DbOrTx, userId: number, opts: { limit: number; beforeId?: number }): Promise<NotificationListRow[]> {
   return (await db.execute(sql`
-    SELECT n.id, n.alert_id AS "alertId", a.category_id AS "categoryId", n.event, n.channel, n.frequency, n.status, n.error,
+    SELECT n.id, n.alert_id AS "alertId", a.category_id AS "categoryId", a.frequency AS "alertFrequency",
+           a.price_min AS "priceMin", a.price_max AS "priceMax", a.state AS "alertState", a.condition AS "alertCondition",
+           a.deal_level AS "dealLevel", a.min_deal_score AS "minDealScore", a.include_unscored AS "includeUnscored", a.keywords,
+           l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
+           l.auction_end_at AS "auctionEndAt", n.event, n.channel, n.frequency, n.status, n.error,
            n.price_usd::float8 AS "priceUsd", n.deal_score AS "dealScore", n.created_at AS "createdAt", n.sent_at AS "sentAt",
            l.id AS "listingId", l.slug, l.title
     FROM alert_notifications n
@@ -404,16 +521,20 @@ export type DigestDelivery = {
   priceMax: number | null;
   alertState: string | null;
   alertCondition: Condition | null;
+  dealLevel: AlertDealLevel;
   minDealScore: number | null;
+  includeUnscored: boolean;
   keywords: string | null;
   items: Array<{
-    event: 'match' | 'price_drop';
+    event: NotificationEvent;
     listingId: number;
     slug: string;
     title: string;
     priceUsd: number | null;
     dealScore: number | null;
     fairValue: number | null;
+    valueLow: number | null;
+    valueHigh: number | null;
     auctionEndAt: string | null;
     city: string | null;
     state: string | null;
@@ -425,11 +546,12 @@ export async function pendingDigestDeliveries(db: DbOrTx, day: string): Promise<
   return (await db.execute(sql`
     SELECT d.id AS "digestId", d.day, d.message_key AS "messageKey", a.id AS "alertId", a.delivery_method AS channel,
            a.user_id AS "userId", u.email, u.phone, a.category_id AS "categoryId", a.price_min AS "priceMin", a.price_max AS "priceMax",
-           a.state AS "alertState", a.condition AS "alertCondition", a.min_deal_score AS "minDealScore", a.keywords,
+           a.state AS "alertState", a.condition AS "alertCondition", a.deal_level AS "dealLevel", a.min_deal_score AS "minDealScore",
+           a.include_unscored AS "includeUnscored", a.keywords,
            (SELECT coalesce(jsonb_agg(jsonb_build_object(
                      'event', n.event, 'listingId', l.id, 'slug', l.slug, 'title', l.title,
                      'priceUsd', l.price_usd::float8, 'dealScore', l.deal_score, 'fairValue', l.fair_value::float8,
-                     'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state)
+                     'valueLow', l.value_low::float8, 'valueHigh', l.value_high::float8, 'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state)
                    ORDER BY l.deal_score DESC NULLS LAST, n.id), '[]'::jsonb)
             FROM alert_notifications n JOIN listings l ON l.id = n.listing_id
             WHERE n.alert_id = d.alert_id AND n.digest_id = d.id) AS items

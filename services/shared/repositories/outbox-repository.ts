@@ -15,6 +15,7 @@ export type NewOutboxMessage = {
   subject: string;
   textBody: string;
   htmlBody?: string | null;
+  headers?: Record<string, string> | null;
 };
 
 /** Records a message as queued; a second call with the same key changes nothing. */

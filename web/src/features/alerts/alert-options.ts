@@ -44,3 +44,14 @@ export function parseWholeDollars(value: string): number | null {
 export function notificationPriceText(price: number | null): string {
   return price === null ? 'Price on request' : formatMoney(price);
 }
+
+/** The alert's deal filter in words: the premium minimum when set, else its level. */
+export function dealFilterText(alert: { deal_level?: string; min_deal_score?: number | null; include_unscored?: boolean }): string {
+  const base =
+    alert.min_deal_score !== null && alert.min_deal_score !== undefined
+      ? `Deal score ${alert.min_deal_score}+`
+      : alert.deal_level === 'excellent'
+        ? 'Excellent deals only'
+        : 'Good deals or better';
+  return alert.include_unscored ? `${base}, and unscored` : base;
+}

@@ -200,3 +200,31 @@ describe('account: billing', () => {
     expect(screen.queryByText('boom')).toBeNull();
   });
 });
+
+describe('account: alert delivery (issue #22)', () => {
+  it('shows a suppressed address with why, and re-enables it', async () => {
+    signIn();
+    let suppressed = true;
+    const status = () => ({
+      data: {
+        email: { address: TEST_USER.email, suppressed, reason: suppressed ? 'bounce' : null, detail: null, since: suppressed ? '2026-11-20T08:00:00Z' : null },
+        sms: { phone: null, opted_out: false, last_failure: null, last_failure_at: null },
+      },
+    });
+    const calls = accountApi((req) => {
+      if (req.path === '/api/alerts/suppressions/') return { body: status() };
+      if (req.path === '/api/alerts/suppressions/email/' && req.method === 'DELETE') {
+        suppressed = false;
+        return { body: status() };
+      }
+      return undefined;
+    });
+    renderApp('/account');
+    expect(await screen.findByText('Suppressed')).toBeTruthy();
+    expect(screen.getByText('Suppressed since Nov 20, 2026: e-mails to it bounced.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Re-enable e-mail alerts' }));
+    expect(await screen.findByText('Receiving alerts')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/alerts/suppressions/email/')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Re-enable e-mail alerts' })).toBeNull();
+  });
+});

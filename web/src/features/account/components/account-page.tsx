@@ -3,6 +3,7 @@ import { Spinner } from '../../../components/ui/spinner.js';
 import { useAuth } from '../../../lib/auth.js';
 import { AccountTabs } from './account-tabs.js';
 import { BillingTab } from './billing-tab.js';
+import { DeliveryCard } from './delivery-card.js';
 import { ProfileTab } from './profile-tab.js';
 import { SecurityTab } from './security-tab.js';
 
@@ -46,7 +47,16 @@ export function AccountPage() {
         value={tab}
         onChange={(id) => setParams(id === 'profile' ? {} : { tab: id }, { replace: true })}
         tabs={[
-          { id: 'profile', label: 'Profile', content: <ProfileTab user={user} /> },
+          {
+            id: 'profile',
+            label: 'Profile',
+            content: (
+              <div className="space-y-6">
+                <ProfileTab user={user} />
+                <DeliveryCard />
+              </div>
+            ),
+          },
           { id: 'security', label: 'Security', content: <SecurityTab /> },
           { id: 'billing', label: 'Billing & Subscription', content: <BillingTab checkout={checkout} /> },
         ]}

@@ -2,6 +2,8 @@
 import { apiRequest } from '../../../lib/api-client.js';
 
 export type DeliveryMethod = 'email' | 'sms';
+/** Good or better (badge 60+, the default) or excellent only (80+). */
+export type AlertDealLevel = 'good' | 'excellent';
 
 export type Alert = {
   id: number;
@@ -14,6 +16,8 @@ export type Alert = {
   is_active: boolean;
   created_at: string;
   min_deal_score: number | null;
+  deal_level: AlertDealLevel;
+  include_unscored: boolean;
   keywords: string | null;
   frequency: 'instant' | 'daily';
 };
@@ -25,19 +29,30 @@ export type AlertInput = {
   state: string | null;
   condition: string | null;
   delivery_method: DeliveryMethod;
+  deal_level: AlertDealLevel;
+  include_unscored: boolean;
 };
 
 export type AlertNotification = {
   id: number;
   alert_id: number;
   equipment_type: string;
-  event: 'match' | 'price_drop';
+  event: 'match' | 'price_drop' | 'level_up';
   channel: DeliveryMethod;
   frequency: 'instant' | 'daily';
+  /** Beyond the alert's daily limit of instant messages: it goes out in the next digest. */
+  rolled_into_digest: boolean;
   status: string;
   error: string | null;
   price: number | null;
   deal_score: number | null;
+  /** Why it was sent: the alert's criteria in one line. */
+  criteria: string;
+  deal_level: string | null;
+  fair_value: number | null;
+  value_low: number | null;
+  value_high: number | null;
+  auction_end_at: string | null;
   created_at: string;
   sent_at: string | null;
   listing: { id: number; slug: string; title: string; url: string };

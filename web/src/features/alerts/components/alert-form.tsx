@@ -4,10 +4,28 @@ import { Button } from '../../../components/ui/button.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { Field, inputClass, Label } from '../../../components/ui/form.js';
 import { CONDITIONS, EQUIPMENT_TYPES, parseWholeDollars, US_STATES } from '../alert-options.js';
-import type { AlertInput, DeliveryMethod } from '../api/alerts-api.js';
+import type { AlertDealLevel, AlertInput, DeliveryMethod } from '../api/alerts-api.js';
 
-type Values = { equipmentType: string; location: string; priceMin: string; priceMax: string; condition: string; deliveryMethod: DeliveryMethod };
-export const EMPTY_ALERT_FORM: Values = { equipmentType: '', location: 'any-location', priceMin: '', priceMax: '', condition: 'any-condition', deliveryMethod: 'email' };
+type Values = {
+  equipmentType: string;
+  location: string;
+  priceMin: string;
+  priceMax: string;
+  condition: string;
+  deliveryMethod: DeliveryMethod;
+  dealLevel: AlertDealLevel;
+  includeUnscored: boolean;
+};
+export const EMPTY_ALERT_FORM: Values = {
+  equipmentType: '',
+  location: 'any-location',
+  priceMin: '',
+  priceMax: '',
+  condition: 'any-condition',
+  deliveryMethod: 'email',
+  dealLevel: 'good',
+  includeUnscored: false,
+};
 
 /** The form's values as the API's payload ('any-location' / 'any-condition' mean no filter). */
 export function alertPayload(values: Values): AlertInput {
@@ -18,6 +36,8 @@ export function alertPayload(values: Values): AlertInput {
     price_max: parseWholeDollars(values.priceMax),
     condition: values.condition === 'any-condition' ? null : values.condition,
     delivery_method: values.deliveryMethod,
+    deal_level: values.dealLevel,
+    include_unscored: values.includeUnscored,
   };
 }
 
@@ -42,7 +62,8 @@ export function AlertForm({ smsAllowed, onCreate, onCancel }: { smsAllowed: bool
   const [values, setValues] = useState<Values>(EMPTY_ALERT_FORM);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const set = (key: keyof Values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const set = (key: Exclude<keyof Values, 'includeUnscored'>) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const unscoredId = useId();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -100,7 +121,22 @@ export function AlertForm({ smsAllowed, onCreate, onCancel }: { smsAllowed: bool
                 {smsAllowed ? 'SMS' : 'SMS (Premium)'}
               </option>
             </SelectField>
+            <SelectField label="Deals" value={values.dealLevel} onChange={set('dealLevel')}>
+              <option value="good">Good deals or better (score 60+)</option>
+              <option value="excellent">Excellent deals only (score 80+)</option>
+            </SelectField>
           </div>
+          <div className="flex items-start gap-2">
+            <input
+              id={unscoredId}
+              type="checkbox"
+              className="mt-1 h-4 w-4"
+              checked={values.includeUnscored}
+              onChange={(e) => setValues((v) => ({ ...v, includeUnscored: e.target.checked }))}
+            />
+            <Label htmlFor={unscoredId}>Include listings without a score (they cannot be valued, so they may not be deals)</Label>
+          </div>
+          <p className="text-sm text-slate-700">At most 5 instant e-mails (3 SMS) per alert a day; further deals come in the next daily digest.</p>
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={busy}>
               Create Alert

@@ -7,7 +7,7 @@ import { alertPayload, EMPTY_ALERT_FORM } from './alert-form.js';
 setupDom();
 
 const FREE = { is_premium: false, product_name: null, cancel_at_period_end: false, cancel_at: null, current_period_end: null, premium_until: null };
-const ALERT = { id: 3, equipment_type: 'Excavators', price_min: 20000, price_max: 60000, state: 'TX', condition: 'Good', delivery_method: 'email', is_active: true, created_at: '2026-11-21T06:00:00Z', min_deal_score: null, keywords: null, frequency: 'instant' };
+const ALERT = { id: 3, equipment_type: 'Excavators', price_min: 20000, price_max: 60000, state: 'TX', condition: 'Good', delivery_method: 'email', is_active: true, created_at: '2026-11-21T06:00:00Z', min_deal_score: null, deal_level: 'good', include_unscored: false, keywords: null, frequency: 'instant' };
 
 function alertsApi(alerts: Array<Record<string, unknown>>, extra: (req: FakeRequest) => FakeResponse | undefined = () => undefined) {
   let nextId = 10;
@@ -100,7 +100,7 @@ describe('alerts page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
     expect(await screen.findByText('Alert Created')).toBeTruthy();
     expect(screen.getByText("You'll be notified when equipment matching your criteria becomes available.")).toBeTruthy();
-    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ equipment_type: 'Bulldozers', state: 'CO', price_min: 15000, price_max: null, condition: null, delivery_method: 'email' });
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ equipment_type: 'Bulldozers', state: 'CO', price_min: 15000, price_max: null, condition: null, delivery_method: 'email', deal_level: 'good', include_unscored: false });
     expect(screen.queryByRole('heading', { name: 'Create New Alert' })).toBeNull();
     expect(await screen.findByRole('rowheader', { name: 'Bulldozers' })).toBeTruthy();
     expect(screen.getByText('Above $15,000')).toBeTruthy();
@@ -131,7 +131,40 @@ describe('alerts page', () => {
     expect(screen.getByText('sent')).toBeTruthy();
   });
 
+  it('deals only by default; the level and the unscored opt-in are sent; the list says why', async () => {
+    signIn();
+    const calls = alertsApi([], (req) =>
+      req.path === '/api/alerts/notifications/'
+        ? {
+            body: {
+              data: {
+                has_more: false,
+                items: [
+                  { id: 2, alert_id: 3, equipment_type: 'Excavators', event: 'level_up', channel: 'email', frequency: 'daily', rolled_into_digest: true, status: 'pending', error: null, price: 41000, deal_score: 880, criteria: 'Excavators · Below $500,000 · any location · any condition · good deals or better', deal_level: 'Excellent Deal', fair_value: 60000, value_low: 50000, value_high: 75000, auction_end_at: null, created_at: '2026-11-21T06:30:00Z', sent_at: null, listing: { id: 9, slug: 'cat-320-9', title: '2015 Caterpillar 320', url: 'http://127.0.0.1/lot/9' } },
+                ],
+              },
+            },
+          }
+        : undefined,
+    );
+    renderApp('/alerts');
+    expect(await screen.findByText(/Better deal for your Excavators alert/)).toBeTruthy();
+    expect(screen.getByText('Excellent Deal · fair value $60,000 (range $50,000 - $75,000)')).toBeTruthy();
+    expect(screen.getByText('Why: Excavators · Below $500,000 · any location · any condition · good deals or better')).toBeTruthy();
+    expect(screen.getByText('Daily limit of instant messages reached: in the next daily digest.')).toBeTruthy();
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Alert' }));
+    expect((screen.getByLabelText('Deals') as HTMLSelectElement).value).toBe('good');
+    fireEvent.change(screen.getByLabelText('Equipment Type'), { target: { value: 'Excavators' } });
+    fireEvent.change(screen.getByLabelText('Deals'), { target: { value: 'excellent' } });
+    fireEvent.click(screen.getByLabelText(/Include listings without a score/));
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Alert Created')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ equipment_type: 'Excavators', deal_level: 'excellent', include_unscored: true });
+    expect(await screen.findByText('Excellent deals only, and unscored')).toBeTruthy();
+  });
+
   it('alertPayload: any-location / any-condition mean no filter; prices whole numbers, empty not set', () => {
-    expect(alertPayload({ ...EMPTY_ALERT_FORM, equipmentType: 'Cranes', priceMax: '$1,200' })).toEqual({ equipment_type: 'Cranes', state: null, condition: null, price_min: null, price_max: 1200, delivery_method: 'email' });
+    expect(alertPayload({ ...EMPTY_ALERT_FORM, equipmentType: 'Cranes', priceMax: '$1,200' })).toEqual({ equipment_type: 'Cranes', state: null, condition: null, price_min: null, price_max: 1200, delivery_method: 'email', deal_level: 'good', include_unscored: false });
   });
 });

@@ -3,6 +3,8 @@ import { Link } from 'react-router-dom';
 import { Badge } from '../../../components/ui/badge.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { Spinner } from '../../../components/ui/spinner.js';
+import { formatMoney } from '../../../lib/format-price.js';
+import { timeLeft } from '../../../lib/time-left.js';
 import { deliveryText, notificationPriceText } from '../alert-options.js';
 import { alertsApi, type AlertNotification } from '../api/alerts-api.js';
 
@@ -14,6 +16,20 @@ function statusTone(status: string) {
   return 'neutral' as const;
 }
 
+const EVENT_TEXT: Record<AlertNotification['event'], string> = { match: 'New match', price_drop: 'Price drop', level_up: 'Better deal' };
+
+/** The same reasons the message gave: deal level, fair value and range, time left, criteria. */
+function reasons(n: AlertNotification): string {
+  const parts = [n.deal_level ?? 'Not rated yet'];
+  if (n.fair_value !== null) {
+    const range = n.value_low !== null && n.value_high !== null ? ` (range ${formatMoney(n.value_low)} - ${formatMoney(n.value_high)})` : '';
+    parts.push(`fair value ${formatMoney(n.fair_value)}${range}`);
+  }
+  const left = timeLeft(n.auction_end_at);
+  if (left.text) parts.push(left.state === 'ended' ? 'ended' : `${left.text} left`);
+  return parts.join(' · ');
+}
+
 function NotificationRow({ n }: { n: AlertNotification }) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 py-3">
@@ -22,9 +38,12 @@ function NotificationRow({ n }: { n: AlertNotification }) {
           {n.listing.title}
         </Link>
         <p className="text-sm text-slate-700">
-          {n.event === 'price_drop' ? 'Price drop' : 'New match'} for your {n.equipment_type} alert · {notificationPriceText(n.price)} ·{' '}
+          {EVENT_TEXT[n.event] ?? 'New match'} for your {n.equipment_type} alert · {notificationPriceText(n.price)} ·{' '}
           <time dateTime={n.created_at}>{dateTime.format(new Date(n.created_at))}</time>
         </p>
+        <p className="text-sm text-slate-700">{reasons(n)}</p>
+        <p className="text-xs text-slate-600">Why: {n.criteria}</p>
+        {n.rolled_into_digest && <p className="text-xs text-slate-600">Daily limit of instant messages reached: in the next daily digest.</p>}
       </div>
       <div className="flex gap-2">
         <Badge tone="outline">{n.frequency === 'daily' ? `${deliveryText(n.channel)} digest` : deliveryText(n.channel)}</Badge>
