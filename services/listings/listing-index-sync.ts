@@ -23,7 +23,7 @@ import {
   pruneListingChanges,
   type Snapshot,
 } from '../shared/repositories/listing-index-repository.js';
-import { ListingIndex } from './listing-index.js';
+import { ListingIndex } from './listing-index/index.js';
 
 export type ListingIndexSyncOptions = {
   client: Sql;

@@ -11,7 +11,7 @@ import { analyseSearchWords } from '../shared/repositories/listing-index-reposit
 import { findSearchCorrections, listCardsByIds } from '../shared/repositories/listings-repository.js';
 import { CardCache } from './card-cache.js';
 import { CountCache } from './count-cache.js';
-import type { IndexFilter, WordGroup } from './listing-index.js';
+import type { IndexFilter, WordGroup } from './listing-index/index.js';
 import type { ListingIndexSync } from './listing-index-sync.js';
 import { filterKey, MAKE_SYNONYMS, type ListFilter, type ListingRow, type ListRequest } from './listing-rules.js';
 

@@ -9,7 +9,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Sql } from '../database/db.js';
 import { executePrepared } from '../database/prepared.js';
 import { intArray, textArray } from '../database/sql-arrays.js';
-import { parseTsvector, type IndexedListing } from '../../listings/listing-index.js';
+import { parseTsvector, type IndexedListing } from '../../listings/listing-index/index.js';
 
 /** A PostgreSQL snapshot (pg_current_snapshot()): what a reader saw. */
 export type Snapshot = { xmin: string; xmax: string; inProgress: string[] };

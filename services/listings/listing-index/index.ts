@@ -1,0 +1,4 @@
+/** The listing index's interface: what the sync, the list query and the repository import. */
+export { ListingIndex, RELEVANCE_CANDIDATES } from './listing-index.js';
+export { parseTsvector } from './tsvector.js';
+export type { IndexedListing, IndexFilter, IndexOptions, IndexSort, IndexStats, WordGroup } from './types.js';
