@@ -13,17 +13,30 @@
  * (more dead slots than live ones; a quarter of the listings changed since the load, outside the
  * score-numbered slots), the new one is loaded in the background while the live one keeps
  * answering and syncing, and the first sync after it is ready installs it and catches it up.
+ *
+ * Start: with a snapshot file (listing-index-snapshot-file.ts), a process first restores the
+ * index from it (linear work: seconds at a million listings instead of tens) and catches it up
+ * from the change log like any sync — provided the file comes from this database and is recent
+ * enough for the log to still hold every change since (half the log's retention). Each process
+ * rewrites the file after a load and then every `snapshotEveryMs` while it has changed, so a
+ * restart, a deploy or a new replica on the same volume finds a recent one.
  */
+import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { DbOrTx, Sql } from '../shared/database/db.js';
 import {
+  databaseIdentity,
   findListedForIndex,
+  formatSnapshot,
+  parseSnapshot,
+  snapshotIsPast,
   listingChangesSince,
   loadListedListings,
   pruneListingChanges,
   type Snapshot,
 } from '../shared/repositories/listing-index-repository.js';
 import { ListingIndex } from './listing-index/index.js';
+import { readIndexSnapshot, writeIndexSnapshot } from './listing-index-snapshot-file.js';
 
 export type ListingIndexSyncOptions = {
   client: Sql;
@@ -39,9 +52,29 @@ export type ListingIndexSyncOptions = {
   /** Reload once more than this many listings (and a quarter of them) changed since the load. */
   minUnorderedForReload?: number;
   now?: () => number;
+  /** A file to restore the index from at start and to keep a recent snapshot in (none: load from PostgreSQL). */
+  snapshotPath?: string;
+  /** How often a changed index is written to the snapshot file (ms). */
+  snapshotEveryMs?: number;
 };
 
 type Loaded = { index: ListingIndex; snapshot: Snapshot; started: number };
+
+/** What a load balancer, the health route and the metrics read. */
+export type ListingIndexStatus = {
+  state: 'loading' | 'ready';
+  /** Where the index in use came from. */
+  source: 'snapshot' | 'database' | null;
+  /** From this sync's start to its first usable index (s). */
+  readySeconds: number | null;
+  /** The last load's duration (s): restoring a snapshot or reading PostgreSQL. */
+  lastLoadSeconds: number | null;
+  listings: number | null;
+};
+
+/** A process-wide event per index installed: `loaded` with { source, seconds, listings, reason } (for /metrics). */
+export const listingIndexEvents = new EventEmitter();
+export type ListingIndexLoadedEvent = { source: 'snapshot' | 'database'; seconds: number; listings: number; reason: string };
 
 export class ListingIndexSync {
   private index: ListingIndex | null = null;
@@ -64,12 +97,33 @@ export class ListingIndexSync {
   private loadedAside: (Loaded & { reason: string }) | null = null;
   /** Bumped by every installed index (a background load started before one is dropped). */
   private generation = 0;
+  private readonly startedAt: number;
+  private readySeconds: number | null = null;
+  private lastLoadSeconds: number | null = null;
+  private source: 'snapshot' | 'database' | null = null;
+  /** Changes applied to the live index (with the generation: whether the file already holds this content). */
+  private applied = 0;
+  private written: { key: string; syncedAt: number } | null = null;
+  private lastWriteAt = 0;
+  private writing: Promise<void> | null = null;
+  private database: Promise<string> | null = null;
 
   constructor(private readonly opts: ListingIndexSyncOptions) {
     this.intervalMs = opts.intervalMs ?? 1000;
     this.retentionMs = (opts.retentionSeconds ?? 600) * 1000;
     this.maxChanges = opts.maxChangesPerSync ?? 50_000;
     this.now = opts.now ?? Date.now;
+    this.startedAt = this.now();
+  }
+
+  status(): ListingIndexStatus {
+    return {
+      state: this.index ? 'ready' : 'loading',
+      source: this.source,
+      readySeconds: this.readySeconds,
+      lastLoadSeconds: this.lastLoadSeconds,
+      listings: this.index?.size ?? null,
+    };
   }
 
   /** Starts loading now and syncing in the background (requests need not wait for a timer). */
@@ -119,7 +173,7 @@ export class ListingIndexSync {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await Promise.allSettled([this.running, this.queued, this.aside]);
+    await Promise.allSettled([this.running, this.queued, this.aside, this.writing]);
   }
 
   stats() {
@@ -131,6 +185,7 @@ export class ListingIndexSync {
     // A background reload finished: it takes over here, then syncs from its own snapshot.
     if (this.loadedAside) this.takeLoadedAside();
     const fellBehind = this.index !== null && this.now() - this.lastSyncAt > this.retentionMs / 2;
+    if (!this.index && !this.snapshot && this.opts.snapshotPath) await this.restore(this.opts.snapshotPath);
     if (!this.index || !this.snapshot || fellBehind) return this.reload(fellBehind ? 'no sync for too long' : 'first load');
     const startedAt = this.now();
     const changes = await listingChangesSince(db, this.snapshot, this.maxChanges);
@@ -141,6 +196,7 @@ export class ListingIndexSync {
       const stillListed = new Set(listed.map((l) => l.id));
       for (const id of changes.ids) if (!stillListed.has(id)) this.index.remove(id);
       for (const listing of listed) this.index.upsert(listing);
+      this.applied++;
     }
     this.snapshot = changes.snapshot;
     this.lastSyncAt = startedAt;
@@ -157,11 +213,69 @@ export class ListingIndexSync {
       this.lastPruneAt = startedAt;
       this.pruneBefore = changes.snapshot.xmin;
     }
+    if (this.opts.snapshotPath && startedAt - this.lastWriteAt >= (this.opts.snapshotEveryMs ?? 120_000)) this.writeSnapshot(this.opts.snapshotPath);
+  }
+
+  /**
+   * Installs the snapshot file's index when it can be caught up from the change log; the sync
+   * that called this then catches it up. Anything else (no file, another database, too old, a
+   * damaged file) is logged and left to the load from PostgreSQL.
+   */
+  private async restore(file: string): Promise<void> {
+    const started = this.now();
+    const read = await readIndexSnapshot(file);
+    const skip = (why: string) => this.opts.logger?.info({ file, why }, 'listing index: snapshot not used, loading from PostgreSQL');
+    if ('missing' in read) return skip(read.missing);
+    const { columns, meta } = read;
+    if (meta.database !== (await this.databaseId())) return skip('taken from another database');
+    if (started - meta.syncedAt > this.retentionMs / 2) return skip('older than the change log can catch up');
+    const snapshot = parseSnapshot(meta.pgSnapshot);
+    if (!(await snapshotIsPast(this.opts.db, snapshot))) return skip('ahead of this database');
+    let index: ListingIndex;
+    try {
+      index = ListingIndex.fromColumns(columns);
+    } catch (err) {
+      return skip((err as Error).message);
+    }
+    this.install({ index, snapshot, started: meta.syncedAt }, 'snapshot', 'snapshot', this.now() - started);
+    // The file holds this content: rewritten once it changes (or ages).
+    this.written = { key: `${this.generation}:${this.applied}`, syncedAt: meta.syncedAt };
+    this.lastWriteAt = this.now();
+  }
+
+  private databaseId(): Promise<string> {
+    this.database ??= databaseIdentity(this.opts.client);
+    return this.database;
+  }
+
+  /** Writes the live index to the snapshot file in the background, unless it is what was last written. */
+  private writeSnapshot(file: string): void {
+    if (this.writing || !this.index || !this.snapshot) return;
+    const key = `${this.generation}:${this.applied}`;
+    this.lastWriteAt = this.now();
+    // Unchanged content is rewritten only to stay young enough for the change log to catch up.
+    if (this.written && key === this.written.key && this.lastSyncAt - this.written.syncedAt < this.retentionMs / 4) return;
+    const snapshot = formatSnapshot(this.snapshot);
+    const syncedAt = this.lastSyncAt;
+    // Taken now, between syncs: the columns and the snapshot text describe the same state.
+    const columns = this.index.toColumns();
+    this.writing = this.databaseId()
+      .then((database) => writeIndexSnapshot(file, columns, { pgSnapshot: snapshot, syncedAt, database }))
+      .then((bytes) => {
+        this.written = { key, syncedAt };
+        this.opts.logger?.info({ file, MiB: Math.round(bytes / 2 ** 20), listings: columns.ids.length }, 'listing index: snapshot written');
+      })
+      .catch((err: unknown) => this.opts.logger?.warn({ err, file }, 'listing index: snapshot not written'))
+      .finally(() => {
+        this.writing = null;
+      });
   }
 
   /** Loads and installs a new index before the sync (and the requests waiting on it) goes on. */
   private async reload(reason: string): Promise<void> {
-    this.install(await this.load(), reason);
+    const started = this.now();
+    this.install(await this.load(), reason, 'database', this.now() - started);
+    if (this.opts.snapshotPath) this.writeSnapshot(this.opts.snapshotPath);
   }
 
   /** Loads a new index in the background; the next sync after it is ready installs it. */
@@ -184,7 +298,7 @@ export class ListingIndexSync {
     this.loadedAside = null;
     // Too old to catch up from the change log: the sync reloads instead (fell behind).
     if (this.now() - loaded.started > this.retentionMs / 2) return;
-    this.install(loaded, loaded.reason);
+    this.install(loaded, loaded.reason, 'database', this.now() - loaded.started);
   }
 
   private async load(): Promise<Loaded> {
@@ -197,16 +311,21 @@ export class ListingIndexSync {
     return { index, snapshot, started };
   }
 
-  private install({ index, snapshot, started }: Loaded, reason: string): void {
+  private install({ index, snapshot, started }: Loaded, reason: string, source: 'snapshot' | 'database', loadMs: number): void {
     this.generation++;
     this.index = index;
     this.snapshot = snapshot;
     this.lastSyncAt = started;
+    this.source = source;
+    this.lastLoadSeconds = loadMs / 1000;
+    this.readySeconds ??= (this.now() - this.startedAt) / 1000;
     for (const listener of this.listeners) listener('all');
     const stats = index.stats();
     this.opts.logger?.info(
-      { listings: stats.live, terms: stats.terms, ms: this.now() - started, approxMiB: Math.round(stats.approxBytes / 2 ** 20), reason },
+      { listings: stats.live, terms: stats.terms, ms: loadMs, approxMiB: Math.round(stats.approxBytes / 2 ** 20), reason, source },
       'listing index loaded',
     );
+    const event: ListingIndexLoadedEvent = { source, seconds: loadMs / 1000, listings: stats.live, reason };
+    listingIndexEvents.emit('loaded', event);
   }
 }

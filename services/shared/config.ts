@@ -156,6 +156,12 @@ const envSchema = z
      * the listing changes; category and site names reused up to 60 s). 0 = read every card.
      */
     LISTINGS_CARD_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(20_000),
+    /**
+     * Listings API: the file each API process restores its listing index from at start (seconds
+     * instead of a load from PostgreSQL at a million listings) and keeps a recent snapshot in.
+     * Default `<DATA_DIR>/listing-index.snapshot` (off under tests); `off` = always load from PostgreSQL.
+     */
+    LISTINGS_INDEX_SNAPSHOT: z.string().min(1).optional(),
 
     SHARED_DIR: z.string().default('../shared'),
     CI: bool.default(false),
@@ -200,6 +206,11 @@ const envSchema = z
       CRAWL_ALLOW_ONLY_LOOPBACK: env.CRAWL_ALLOW_ONLY_LOOPBACK ?? (isTest || env.CI),
       // Tests insert listings between requests and must see exact counts at once.
       LISTINGS_COUNT_CACHE_SECONDS: env.LISTINGS_COUNT_CACHE_SECONDS ?? (isTest ? 0 : 5),
+      // Tests share DATA_DIR across databases: a test that wants a snapshot names its own file.
+      LISTINGS_INDEX_SNAPSHOT:
+        env.LISTINGS_INDEX_SNAPSHOT === 'off' || (isTest && !env.LISTINGS_INDEX_SNAPSHOT)
+          ? null
+          : path.resolve(env.LISTINGS_INDEX_SNAPSHOT ?? path.join(dataDir, 'listing-index.snapshot')),
       QUEUE_BACKEND: env.REDIS_URL ? ('redis' as const) : ('postgres' as const),
       // A fresh installation imports the Fast Iron sales and trains its first model (not under tests).
       VALUATION_BOOTSTRAP: env.VALUATION_BOOTSTRAP ?? !isTest,

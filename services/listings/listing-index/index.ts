@@ -2,3 +2,4 @@
 export { ListingIndex, RELEVANCE_CANDIDATES } from './listing-index.js';
 export { parseTsvector } from './tsvector.js';
 export type { IndexedListing, IndexFilter, IndexOptions, IndexSort, IndexStats, WordGroup } from './types.js';
+export type { IndexColumns } from './snapshot.js';

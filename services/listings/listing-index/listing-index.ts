@@ -8,7 +8,8 @@
  *
  * Built in layers, each its own file: slot storage and the listed bitset (slot-store.ts), posting
  * lists and terms (posting-store.ts), sort orders and loading (sort-orders.ts), query compilation
- * and matching (query-compile.ts); this top layer counts and pages.
+ * and matching (query-compile.ts), snapshots as flat arrays (snapshot.ts); this top layer counts
+ * and pages.
  *
  * Semantics are those of the list route's contract (a plain filter-sort-slice reference in the
  * unit tests): a listing is listed while its status is open (only open listings enter the index)
@@ -17,7 +18,8 @@
  * breaks ties, missing values last); a search needs every word group to hold one of its lexemes.
  */
 import { popcount } from './bits.js';
-import { QueryCompiler, type Compiled } from './query-compile.js';
+import type { Compiled } from './query-compile.js';
+import { SnapshotIndex, type IndexColumns } from './snapshot.js';
 import { ORDER_INDEX } from './sort-orders.js';
 import type { IndexedListing, IndexFilter, IndexOptions, IndexSort, IndexStats } from './types.js';
 
@@ -26,7 +28,7 @@ const RANK_WEIGHTS = [1, 2, 4, 10] as const;
 /** The highest rank: every one of a search's (at most 8) words in make/model. */
 const MAX_RANK = 8 * 10;
 
-export class ListingIndex extends QueryCompiler {
+export class ListingIndex extends SnapshotIndex {
   constructor(opts: IndexOptions = {}) {
     super(opts);
   }
@@ -36,6 +38,13 @@ export class ListingIndex extends QueryCompiler {
     const index = new ListingIndex(opts);
     for (const listing of listings) index.add(listing);
     index.finishLoad();
+    return index;
+  }
+
+  /** An index from a snapshot's columns (SnapshotIndex.toColumns), ready to answer and to upsert. */
+  static fromColumns(columns: IndexColumns, opts: IndexOptions = {}): ListingIndex {
+    const index = new ListingIndex(opts);
+    index.restoreColumns(columns);
     return index;
   }
 

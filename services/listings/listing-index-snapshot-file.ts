@@ -1,0 +1,132 @@
+/**
+ * The listing index's snapshot on disk: what lets an API process answer within a few seconds of
+ * start instead of loading a million listings from PostgreSQL (tens of seconds). One file: a
+ * magic line, a JSON header (what the snapshot saw in PostgreSQL, the dictionaries, the arrays'
+ * kinds and lengths), then the arrays' raw bytes, each 8-byte aligned. Written to a temporary
+ * name then renamed, so a reader (another replica on the same volume) sees a whole file or the
+ * previous one. A file that does not parse is ignored, never trusted: the caller loads from
+ * PostgreSQL instead.
+ */
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import type { IndexColumns } from './listing-index/index.js';
+
+const MAGIC = 'deal-radar listing index snapshot v1\n';
+
+/** Where the snapshot's content stands in PostgreSQL's history (checked before it is used). */
+export type SnapshotMeta = {
+  /** pg_current_snapshot() text of the sync the content reflects. */
+  pgSnapshot: string;
+  /** When that sync started (epoch ms): changes after it come from the change log. */
+  syncedAt: number;
+  /** Which database it came from (system identifier and database oid). */
+  database: string;
+};
+
+const ARRAYS = ['ids', 'score', 'price', 'category', 'stateCode', 'cityCode', 'endAt', 'termStart', 'termIds', 'termWeights'] as const;
+type ArrayName = (typeof ARRAYS)[number];
+type Kind = 'i32' | 'f64' | 'u8';
+const KINDS = { i32: Int32Array, f64: Float64Array, u8: Uint8Array } as const;
+
+function kindOf(a: Int32Array | Float64Array | Uint8Array): Kind {
+  return a instanceof Int32Array ? 'i32' : a instanceof Float64Array ? 'f64' : 'u8';
+}
+
+type Header = {
+  meta: SnapshotMeta;
+  names: { terms: string[]; states: string[]; cities: string[] };
+  arrays: Array<{ name: string; kind: Kind; length: number }>;
+};
+
+const pad8 = (n: number) => (8 - (n % 8)) % 8;
+
+/** Writes the snapshot atomically (temporary file, then rename). */
+export async function writeIndexSnapshot(file: string, columns: IndexColumns, meta: SnapshotMeta): Promise<number> {
+  const arrays: Array<[string, Int32Array | Float64Array | Uint8Array]> = [
+    ...ARRAYS.map((name) => [name, columns[name]] as [string, Int32Array | Float64Array | Uint8Array]),
+    ...columns.orders.map((o, i) => [`order${i + 1}`, o] as [string, Int32Array]),
+  ];
+  const header: Header = {
+    meta,
+    names: { terms: columns.termNames, states: columns.stateNames, cities: columns.cityNames },
+    arrays: arrays.map(([name, a]) => ({ name, kind: kindOf(a), length: a.length })),
+  };
+  const head = Buffer.from(MAGIC + JSON.stringify(header) + '\n', 'utf8');
+  const temporary = `${file}.${process.pid}.tmp`;
+  const handle = await open(temporary, 'w');
+  let bytes = 0;
+  try {
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(head.length);
+    const write = async (b: Uint8Array) => {
+      await handle.write(b);
+      bytes += b.length;
+    };
+    await write(length);
+    await write(head);
+    await write(Buffer.alloc(pad8(bytes)));
+    for (const [, a] of arrays) {
+      await write(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+      await write(Buffer.alloc(pad8(bytes)));
+    }
+  } catch (err) {
+    await handle.close();
+    await rm(temporary, { force: true });
+    throw err;
+  }
+  await handle.close();
+  await rename(temporary, file);
+  return bytes;
+}
+
+/** The snapshot, or null when there is none or it does not parse (the reason for the log). */
+export async function readIndexSnapshot(file: string): Promise<{ columns: IndexColumns; meta: SnapshotMeta } | { missing: string }> {
+  let data: Buffer;
+  try {
+    data = await readFile(file);
+  } catch {
+    return { missing: 'no snapshot file' };
+  }
+  try {
+    const headLength = data.readUInt32LE(0);
+    const head = data.subarray(4, 4 + headLength).toString('utf8');
+    if (!head.startsWith(MAGIC)) return { missing: 'not a snapshot of this version' };
+    const header = JSON.parse(head.slice(MAGIC.length)) as Header;
+    let at = 4 + headLength;
+    at += pad8(at);
+    const read = new Map<string, Int32Array | Float64Array | Uint8Array>();
+    for (const { name, kind, length } of header.arrays) {
+      const Type = KINDS[kind];
+      const size = length * Type.BYTES_PER_ELEMENT;
+      if (at + size > data.length) return { missing: 'truncated snapshot' };
+      // Copied out of the file's buffer: aligned, and the buffer can go.
+      const copy = new Type(length);
+      new Uint8Array(copy.buffer).set(data.subarray(at, at + size));
+      read.set(name, copy);
+      at += size + pad8(size);
+    }
+    const get = <T>(name: ArrayName | `order${number}`) => {
+      const a = read.get(name);
+      if (!a) throw new Error(`snapshot without ${name}`);
+      return a as T;
+    };
+    const columns: IndexColumns = {
+      ids: get('ids'),
+      score: get('score'),
+      price: get('price'),
+      category: get('category'),
+      stateCode: get('stateCode'),
+      cityCode: get('cityCode'),
+      endAt: get('endAt'),
+      termStart: get('termStart'),
+      termIds: get('termIds'),
+      termWeights: get('termWeights'),
+      orders: [get('order1'), get('order2'), get('order3')],
+      termNames: header.names.terms,
+      stateNames: header.names.states,
+      cityNames: header.names.cities,
+    };
+    return { columns, meta: header.meta };
+  } catch (err) {
+    return { missing: `unreadable snapshot (${(err as Error).message})` };
+  }
+}

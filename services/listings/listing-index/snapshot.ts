@@ -1,0 +1,219 @@
+/**
+ * Snapshots, the fifth layer: the index's content as a few flat arrays, and an index brought back
+ * from them with linear work only. A load from PostgreSQL at a million listings spends tens of
+ * seconds reading rows, parsing search vectors and sorting; a snapshot holds the listings already
+ * in deal_score_high order (slot k is the k-th best), their terms as the CSR the index keeps, the
+ * three other orders as permutations, and the dictionaries — so restoring is copying arrays and
+ * refilling the posting lists in one pass. Any state can be written (dead slots, delta and tail
+ * are folded in first). Pure: no I/O (listing-index-snapshot-file.ts writes and reads the file).
+ */
+import { IntList } from './bits.js';
+import { Postings } from './posting-store.js';
+import { QueryCompiler } from './query-compile.js';
+import { ORDERS } from './sort-orders.js';
+
+/** An index's content; every array holds exactly its elements (no spare capacity). */
+export type IndexColumns = {
+  ids: Int32Array;
+  score: Float64Array;
+  price: Float64Array;
+  category: Int32Array;
+  stateCode: Int32Array;
+  cityCode: Int32Array;
+  endAt: Float64Array;
+  /** CSR over slots: n + 1 offsets into termIds / termWeights. */
+  termStart: Int32Array;
+  termIds: Int32Array;
+  termWeights: Uint8Array;
+  /** Per order after deal_score_high (deal_score_low, price_low, price_high): the slots in that order. */
+  orders: Int32Array[];
+  termNames: string[];
+  stateNames: string[];
+  cityNames: string[];
+};
+
+/** Throws unless every array has its length and every code its dictionary entry (a damaged file must not become an index). */
+function checkColumns(cols: IndexColumns): void {
+  const n = cols.ids.length;
+  const fail = (what: string) => {
+    throw new Error(`listing index snapshot: ${what}`);
+  };
+  for (const a of [cols.score, cols.price, cols.category, cols.stateCode, cols.cityCode, cols.endAt]) if (a.length !== n) fail('column lengths differ');
+  if (cols.termStart.length !== n + 1 || cols.termStart[0] !== 0 || cols.termStart[n] !== cols.termIds.length) fail('bad term offsets');
+  if (cols.termWeights.length !== cols.termIds.length) fail('bad term weights');
+  for (let k = 0; k < n; k++) {
+    if (cols.termStart[k + 1]! < cols.termStart[k]!) fail('bad term offsets');
+    if (cols.stateCode[k]! >= cols.stateNames.length || cols.cityCode[k]! >= cols.cityNames.length) fail('bad state or city code');
+  }
+  for (let i = 0; i < cols.termIds.length; i++) if (cols.termIds[i]! < 0 || cols.termIds[i]! >= cols.termNames.length) fail('bad term id');
+  if (cols.orders.length !== ORDERS.length - 1) fail('missing orders');
+  const seen = new Uint8Array(n);
+  for (const order of cols.orders) {
+    if (order.length !== n) fail('order lengths differ');
+    seen.fill(0);
+    for (let i = 0; i < n; i++) {
+      const s = order[i]!;
+      if (s < 0 || s >= n || seen[s]) fail('an order is not a permutation');
+      seen[s] = 1;
+    }
+  }
+}
+
+/** The smallest power of two ≥ n and ≥ 1024 (capacities stay powers of two: bitsets are 32-slot words). */
+function capacityFor(n: number): number {
+  let c = 1024;
+  while (c < n) c *= 2;
+  return c;
+}
+
+export class SnapshotIndex extends QueryCompiler {
+  /**
+   * The content as flat arrays, renumbered in deal_score_high order. Folds the delta in first
+   * (a linear merge), so it also drops dead slots from the orders; the live index is unchanged
+   * otherwise and keeps answering.
+   */
+  toColumns(): IndexColumns {
+    this.finishLoad();
+    this.mergeDelta();
+    const byScore = this.main[0]!;
+    const n = byScore.length;
+    const newOf = new Int32Array(this.slotCount).fill(-1);
+    for (let k = 0; k < n; k++) newOf[byScore[k]!] = k;
+    const pick = <T extends Int32Array | Float64Array>(a: T): T => {
+      const out = new (a.constructor as new (length: number) => T)(n);
+      for (let k = 0; k < n; k++) out[k] = a[byScore[k]!]!;
+      return out;
+    };
+    let terms = 0;
+    for (let k = 0; k < n; k++) terms += this.termStart[byScore[k]! + 1]! - this.termStart[byScore[k]!]!;
+    const termStart = new Int32Array(n + 1);
+    const termIds = new Int32Array(terms);
+    const termWeights = new Uint8Array(terms);
+    let t = 0;
+    for (let k = 0; k < n; k++) {
+      const s = byScore[k]!;
+      termStart[k] = t;
+      const from = this.termStart[s]!;
+      const to = this.termStart[s + 1]!;
+      termIds.set(this.termIds.data.subarray(from, to), t);
+      termWeights.set(this.termWeights.subarray(from, to), t);
+      t += to - from;
+    }
+    termStart[n] = t;
+    const orders = this.main.slice(1).map((main) => Int32Array.from(main, (s) => newOf[s]!));
+    return {
+      ids: pick(this.ids),
+      score: pick(this.score),
+      price: pick(this.price),
+      category: pick(this.category),
+      stateCode: pick(this.stateCode),
+      cityCode: pick(this.cityCode),
+      endAt: pick(this.endAt),
+      termStart,
+      termIds,
+      termWeights,
+      orders,
+      termNames: [...this.termNames],
+      stateNames: [...this.stateIds.keys()],
+      cityNames: [...this.cityIds.keys()],
+    };
+  }
+
+  /** Fills a new, empty index from columns (see toColumns): copies, then one pass to refile postings. */
+  protected restoreColumns(cols: IndexColumns): void {
+    if (this.slotCount > 0 || !this.loading) throw new Error('restoreColumns() is for a new index');
+    const n = cols.ids.length;
+    checkColumns(cols);
+    const cap = capacityFor(n);
+    while (this.capacity < cap) this.grow();
+    this.ids.set(cols.ids);
+    this.alive.fill(1, 0, n);
+    this.score.set(cols.score);
+    this.price.set(cols.price);
+    this.category.set(cols.category);
+    this.stateCode.set(cols.stateCode);
+    this.cityCode.set(cols.cityCode);
+    this.endAt.set(cols.endAt);
+    this.termStart.set(cols.termStart);
+    const termIds = new IntList(Math.max(1024, cols.termIds.length));
+    termIds.data.set(cols.termIds);
+    termIds.length = cols.termIds.length;
+    this.termIds = termIds;
+    this.termWeights = new Uint8Array(termIds.data.length);
+    this.termWeights.set(cols.termWeights);
+
+    for (const name of cols.termNames) this.termOf(name);
+    for (const name of cols.stateNames) this.codeOf(this.stateIds, this.states, name);
+    for (const name of cols.cityNames) this.codeOf(this.cityIds, this.cities, name);
+    // Posting lists, sized exactly (a count pass, then a fill pass: no doubling, no spare room).
+    const termCount = new Int32Array(cols.termNames.length);
+    for (let i = 0; i < cols.termIds.length; i++) termCount[cols.termIds[i]!]!++;
+    const sized = (p: Postings, size: number) => {
+      p.list.data = new Int32Array(Math.max(4, size));
+      return p;
+    };
+    this.terms.forEach((p, term) => sized(p, termCount[term]!));
+    const countBy = (codes: Int32Array, size: number) => {
+      const counts = new Int32Array(size);
+      for (let k = 0; k < n; k++) if (codes[k]! >= 0) counts[codes[k]!]!++;
+      return counts;
+    };
+    const stateCount = countBy(cols.stateCode, this.states.length);
+    this.states.forEach((p, code) => sized(p, stateCount[code]!));
+    const cityCount = countBy(cols.cityCode, this.cities.length);
+    this.cities.forEach((p, code) => sized(p, cityCount[code]!));
+    for (let k = 0; k < n; k++) {
+      for (let i = cols.termStart[k]!, end = cols.termStart[k + 1]!; i < end; i++) {
+        const p = this.terms[cols.termIds[i]!]!;
+        p.list.data[p.list.length++] = k;
+      }
+      let byCategory = this.categories.get(cols.category[k]!);
+      if (!byCategory) this.categories.set(cols.category[k]!, (byCategory = new Postings()));
+      byCategory.list.push(k);
+      const state = cols.stateCode[k]!;
+      if (state >= 0) {
+        const p = this.states[state]!;
+        p.list.data[p.list.length++] = k;
+      }
+      const city = cols.cityCode[k]!;
+      if (city >= 0) {
+        const p = this.cities[city]!;
+        p.list.data[p.list.length++] = k;
+      }
+    }
+    // Bitsets where add() would have made them: every category, frequent values.
+    for (const p of this.categories.values()) this.fillBits(p);
+    for (const p of [...this.terms, ...this.states, ...this.cities]) if (p.list.length >= this.minBitsetPostings) this.fillBits(p);
+
+    this.slotCount = n;
+    this.liveCount = n;
+    for (let k = 0; k < n; k++) {
+      this.slotOf.set(cols.ids[k]!, k);
+      this.listIfOpen(k);
+    }
+    const identity = new Int32Array(n);
+    for (let k = 0; k < n; k++) identity[k] = k;
+    this.main = [identity, ...cols.orders.map((o) => Int32Array.from(o))];
+    for (let o = 0; o < this.main.length; o++) {
+      const position = this.position[o]!;
+      const main = this.main[o]!;
+      for (let i = 0; i < main.length; i++) position[main[i]!] = i;
+    }
+    const categories = this.categoryCodes();
+    this.byCategory = this.main.map((main) => this.splitByCategory(main, categories));
+    this.delta = ORDERS.map(() => []);
+    this.deltaFrom = n;
+    this.tail = [];
+    this.ordered = n;
+    this.loading = false;
+  }
+
+  private fillBits(p: Postings): void {
+    const bits = new Uint32Array(this.capacity >>> 5);
+    for (let i = 0; i < p.list.length; i++) {
+      const s = p.list.data[i]!;
+      bits[s >>> 5]! |= 1 << (s & 31);
+    }
+    p.bits = bits;
+  }
+}

@@ -1,0 +1,116 @@
+import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../services/shared/seeded-random.js';
+import { ListingIndex, type IndexedListing, type IndexFilter, type IndexSort } from '../../services/listings/listing-index/index.js';
+import { readIndexSnapshot, writeIndexSnapshot } from '../../services/listings/listing-index-snapshot-file.js';
+
+const WORDS = ['caterpillar', 'deere', '320', '320d', 'excav', 'loader', 'bucket', 'track', 'cab', 'zx210'];
+const SORTS: IndexSort[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance'];
+
+function randomListing(random: () => number, id: number, now: number): IndexedListing {
+  const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const lexemes = [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(WORDS)))];
+  return {
+    id,
+    dealScore: random() < 0.15 ? null : Math.floor(random() * 10) * 100,
+    priceUsd: random() < 0.1 ? null : Math.floor(random() * 20) * 5000,
+    categoryId: 1 + Math.floor(random() * 4),
+    state: random() < 0.1 ? null : pick(['TX', 'CA', 'IA']),
+    city: random() < 0.2 ? null : pick(['houston', 'reno', 'tampa']),
+    endAt: random() < 0.2 ? null : now + Math.floor((random() - 0.1) * 100_000),
+    lexemes,
+    weights: lexemes.map(() => Math.floor(random() * 4)),
+  };
+}
+
+function randomFilter(random: () => number): IndexFilter {
+  const maybe = <T,>(p: number, value: () => T) => (random() < p ? value() : undefined);
+  return {
+    categoryId: maybe(0.3, () => 1 + Math.floor(random() * 4)),
+    minPrice: maybe(0.2, () => Math.floor(random() * 10) * 5000),
+    maxPrice: maybe(0.2, () => 50_000 + Math.floor(random() * 10) * 5000),
+    state: maybe(0.2, () => ['TX', 'CA', 'IA', 'NV'][Math.floor(random() * 4)]!),
+    city: maybe(0.1, () => 'reno'),
+    groups: Array.from({ length: Math.floor(random() * 3) }, () =>
+      random() < 0.2 ? { exact: [], prefixes: ['320'] } : { exact: [WORDS[Math.floor(random() * WORDS.length)]!], prefixes: [] },
+    ),
+  };
+}
+
+/** An index after a load and churn: dead slots, a delta, a tail (what a live process holds). */
+function churned(seed: number, minBitsetPostings: number) {
+  const random = seededRandom(seed);
+  const now = 1_800_000_000_000;
+  const initial = Array.from({ length: 500 }, (_, i) => randomListing(random, i + 1, now));
+  const index = ListingIndex.build(initial, { maxDelta: 64, minBitsetPostings, capacity: 64 });
+  let nextId = 1000;
+  for (let k = 0; k < 300; k++) {
+    const r = random();
+    if (r < 0.4) index.upsert(randomListing(random, nextId++, now));
+    else if (r < 0.8) index.upsert(randomListing(random, 1 + Math.floor(random() * 500), now));
+    else index.remove(1 + Math.floor(random() * 500));
+  }
+  return { index, random, now, nextId };
+}
+
+function expectSameAnswers(a: ListingIndex, b: ListingIndex, random: () => number, now: number, rounds = 150): void {
+  for (let i = 0; i < rounds; i++) {
+    const filter = randomFilter(random);
+    const sort = SORTS[Math.floor(random() * SORTS.length)]!;
+    const at = now + Math.floor(random() * 50_000);
+    const total = a.count(filter, at);
+    expect(b.count(filter, at), JSON.stringify(filter)).toBe(total);
+    const offset = Math.floor(random() * Math.max(1, total));
+    expect(b.page(filter, sort, offset, 20, at, total), `${sort} ${JSON.stringify(filter)}`).toEqual(a.page(filter, sort, offset, 20, at, total));
+  }
+}
+
+describe('listing index snapshots', () => {
+  it.each([40, 100_000])('an index restored from its columns answers as the original, and both take the same later changes alike (bitsets from %i)', (minBitsetPostings) => {
+    const { index, random, now, nextId } = churned(42, minBitsetPostings);
+    const restored = ListingIndex.fromColumns(index.toColumns(), { minBitsetPostings });
+    expect(restored.size).toBe(index.size);
+    expect(restored.dead).toBe(0);
+    expect(restored.unordered).toBe(0);
+    expectSameAnswers(index, restored, random, now);
+    // Later changes (appended past the restored slots, merged, grown past the capacity).
+    let id = nextId;
+    for (let k = 0; k < 700; k++) {
+      const l = k % 3 === 0 ? randomListing(random, 1 + Math.floor(random() * 500), now) : randomListing(random, id++, now);
+      index.upsert(l);
+      restored.upsert(l);
+      if (k % 50 === 0) expect(restored.remove(l.id)).toBe(index.remove(l.id));
+    }
+    expectSameAnswers(index, restored, random, now);
+  });
+
+  it('goes through the file unchanged, and a damaged file is refused rather than trusted', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'index-snapshot-'));
+    try {
+      const { index, random, now } = churned(7, 40);
+      const file = path.join(dir, 'listing-index.snapshot');
+      const meta = { pgSnapshot: '100:105:101,103', syncedAt: 1_800_000_000_000, database: '42:16384' };
+      await writeIndexSnapshot(file, index.toColumns(), meta);
+      const read = await readIndexSnapshot(file);
+      if ('missing' in read) throw new Error(read.missing);
+      expect(read.meta).toEqual(meta);
+      expectSameAnswers(index, ListingIndex.fromColumns(read.columns), random, now, 60);
+
+      expect(await readIndexSnapshot(path.join(dir, 'none'))).toEqual({ missing: 'no snapshot file' });
+      const bytes = await readFile(file);
+      await writeFile(file, bytes.subarray(0, bytes.length - 100));
+      expect(await readIndexSnapshot(file)).toEqual({ missing: 'truncated snapshot' });
+      // A term id past the dictionary: the arrays parse, the index refuses them.
+      const columns = index.toColumns();
+      columns.termIds[0] = columns.termNames.length + 5;
+      expect(() => ListingIndex.fromColumns(columns)).toThrow(/bad term id/);
+      const shuffled = index.toColumns();
+      shuffled.orders[1]![0] = shuffled.orders[1]![1]!;
+      expect(() => ListingIndex.fromColumns(shuffled)).toThrow(/not a permutation/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
