@@ -7,7 +7,7 @@
  * previous one. A file that does not parse is ignored, never trusted: the caller loads from
  * PostgreSQL instead.
  */
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import type { IndexColumns } from './listing-index/index.js';
 
 const MAGIC = 'deal-radar listing index snapshot v1\n';
@@ -78,31 +78,46 @@ export async function writeIndexSnapshot(file: string, columns: IndexColumns, me
   return bytes;
 }
 
-/** The snapshot, or null when there is none or it does not parse (the reason for the log). */
+/**
+ * The snapshot, or why there is none usable. Each array is read straight into its own typed
+ * array (no copy of the whole file in memory: it is as large as the index).
+ */
 export async function readIndexSnapshot(file: string): Promise<{ columns: IndexColumns; meta: SnapshotMeta } | { missing: string }> {
-  let data: Buffer;
+  let handle;
   try {
-    data = await readFile(file);
+    handle = await open(file, 'r');
   } catch {
     return { missing: 'no snapshot file' };
   }
   try {
-    const headLength = data.readUInt32LE(0);
-    const head = data.subarray(4, 4 + headLength).toString('utf8');
+    const size = (await handle.stat()).size;
+    const readAt = async (target: Uint8Array, position: number) => {
+      if (position + target.length > size) throw new TruncatedError();
+      for (let done = 0; done < target.length; ) {
+        const { bytesRead } = await handle.read(target, done, target.length - done, position + done);
+        if (bytesRead === 0) throw new TruncatedError();
+        done += bytesRead;
+      }
+    };
+    const length = new Uint8Array(4);
+    await readAt(length, 0);
+    const headLength = Buffer.from(length).readUInt32LE(0);
+    if (headLength > 64 * 2 ** 20) return { missing: 'not a snapshot of this version' };
+    const headBytes = new Uint8Array(headLength);
+    await readAt(headBytes, 4);
+    const head = Buffer.from(headBytes).toString('utf8');
     if (!head.startsWith(MAGIC)) return { missing: 'not a snapshot of this version' };
     const header = JSON.parse(head.slice(MAGIC.length)) as Header;
     let at = 4 + headLength;
     at += pad8(at);
     const read = new Map<string, Int32Array | Float64Array | Uint8Array>();
-    for (const { name, kind, length } of header.arrays) {
+    for (const { name, kind, length: n } of header.arrays) {
       const Type = KINDS[kind];
-      const size = length * Type.BYTES_PER_ELEMENT;
-      if (at + size > data.length) return { missing: 'truncated snapshot' };
-      // Copied out of the file's buffer: aligned, and the buffer can go.
-      const copy = new Type(length);
-      new Uint8Array(copy.buffer).set(data.subarray(at, at + size));
-      read.set(name, copy);
-      at += size + pad8(size);
+      if (!Type || !Number.isInteger(n) || n < 0 || at + n * Type.BYTES_PER_ELEMENT > size) throw new TruncatedError();
+      const array = new Type(n);
+      await readAt(new Uint8Array(array.buffer), at);
+      read.set(name, array);
+      at += array.byteLength + pad8(array.byteLength);
     }
     const get = <T>(name: ArrayName | `order${number}`) => {
       const a = read.get(name);
@@ -127,6 +142,10 @@ export async function readIndexSnapshot(file: string): Promise<{ columns: IndexC
     };
     return { columns, meta: header.meta };
   } catch (err) {
-    return { missing: `unreadable snapshot (${(err as Error).message})` };
+    return { missing: err instanceof TruncatedError ? 'truncated snapshot' : `unreadable snapshot (${(err as Error).message})` };
+  } finally {
+    await handle.close();
   }
 }
+
+class TruncatedError extends Error {}

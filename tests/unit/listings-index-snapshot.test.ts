@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 import { ListingIndex, type IndexedListing, type IndexFilter, type IndexSort } from '../../services/listings/listing-index/index.js';
 import { readIndexSnapshot, writeIndexSnapshot } from '../../services/listings/listing-index-snapshot-file.js';
+import { IdSlots } from '../../services/listings/listing-index/bits.js';
 
 const WORDS = ['caterpillar', 'deere', '320', '320d', 'excav', 'loader', 'bucket', 'track', 'cab', 'zx210'];
 const SORTS: IndexSort[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance'];
@@ -112,5 +113,41 @@ describe('listing index snapshots', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('term ids past 16,383 (two bytes with the weight)', () => {
+  it('widens the term list and still finds, ranks and snapshots every term', () => {
+    const lot = (id: number, words: string[]): IndexedListing => ({
+      id, dealScore: id, priceUsd: 1000, categoryId: 1, state: null, city: null, endAt: null, lexemes: words, weights: words.map(() => 3),
+    });
+    const listings = Array.from({ length: 700 }, (_, i) => lot(i + 1, Array.from({ length: 100 }, (_, j) => `w${i * 100 + j}`)));
+    const index = ListingIndex.build(listings);
+    index.upsert(lot(5000, ['w69999', 'fresh']));
+    const find = (ix: ListingIndex, word: string) => ix.page({ groups: [{ exact: [word], prefixes: [] }] }, 'relevance', 0, 5, 0);
+    expect(find(index, 'w69999')).toEqual([5000, 700]);
+    expect(find(index, 'w65600')).toEqual([657]);
+    const restored = ListingIndex.fromColumns(index.toColumns());
+    expect(find(restored, 'w69999')).toEqual([5000, 700]);
+    expect(find(restored, 'w1')).toEqual([1]);
+  });
+});
+
+describe('IdSlots (listing id → slot)', () => {
+  it('agrees with a Map through inserts, updates, deletes and rehashes', () => {
+    const random = seededRandom(3);
+    const slots = new IdSlots(4);
+    const truth = new Map<number, number>();
+    for (let i = 0; i < 50_000; i++) {
+      const id = Math.floor(random() * 20_000);
+      if (random() < 0.3) expect(slots.delete(id)).toBe(truth.delete(id));
+      else {
+        slots.set(id, i);
+        truth.set(id, i);
+      }
+      if (i % 1000 === 0) slots.remap((s) => s + 1), truth.forEach((v, k) => truth.set(k, v + 1));
+    }
+    expect(slots.size).toBe(truth.size);
+    for (let id = 0; id < 20_000; id++) expect(slots.get(id)).toBe(truth.get(id) ?? -1);
   });
 });

@@ -53,7 +53,7 @@ export class ListingIndex extends SnapshotIndex {
     const bitsets = all.filter((p) => p.bits).length;
     const bytes =
       this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 8 + 4 + 4 + 4 * 4 * 2 + 1 / 8) +
-      this.termIds.data.length * 5 +
+      this.termIds.data.length * this.termIds.data.BYTES_PER_ELEMENT +
       all.reduce((sum, p) => sum + p.list.data.length * 4, 0) +
       (bitsets * this.capacity) / 8;
     return {
@@ -354,11 +354,11 @@ export class ListingIndex extends SnapshotIndex {
     let found = 0;
     let sum = 0;
     for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end && found !== all; i++) {
-      const fresh = mask[ids[i]!]! & ~found;
+      const fresh = mask[ids[i]! >>> 2]! & ~found;
       if (fresh === 0) continue;
       found |= fresh;
       // the words this term is the first (so the best) hit of
-      sum += RANK_WEIGHTS[this.termWeights[i]!]! * popcount(fresh);
+      sum += RANK_WEIGHTS[ids[i]! & 3]! * popcount(fresh);
     }
     return sum;
   }

@@ -5,7 +5,7 @@
  * its terms are kept heaviest first in a CSR (for relevance ranking and rare-term checks), and the
  * bitsets of recent search words follow new slots. Pure: no I/O.
  */
-import { IntList } from './bits.js';
+import { IntList, TermList } from './bits.js';
 import { SlotStore } from './slot-store.js';
 import type { IndexedListing, IndexOptions, WordGroup } from './types.js';
 
@@ -15,23 +15,48 @@ const MIN_BITSET_POSTINGS = 2048;
 const WORD_BITS_CACHED = 64;
 
 /** The slots holding one value (a term, a category, a state, a city): a list, and once frequent a bitset too. */
+const NO_SLOTS = new Int32Array(0);
+
 export class Postings {
   readonly list = new IntList(4);
   bits: Uint32Array | null = null;
   /** Listed slots holding the value (kept for categories, states and cities). */
   listed = 0;
 
+  /**
+   * `keepList: false` (terms): once the bitset exists, the list only counts its slots. A frequent
+   * term's list is the bulk of the index's memory (four bytes per listing holding it, against a
+   * bit per listing); a query that would have visited it ANDs the bitsets instead.
+   */
+  constructor(readonly keepList = true) {}
+
+  /** Whether `list.data` holds the slots (else only `list.length` counts them). */
+  get hasList(): boolean {
+    return this.keepList || this.bits === null;
+  }
+
   add(slot: number, capacity: number, minForBits: number): void {
+    if (this.bits) {
+      this.bits[slot >>> 5]! |= 1 << (slot & 31);
+      if (this.keepList) this.list.push(slot);
+      else this.list.length++;
+      return;
+    }
     this.list.push(slot);
-    if (this.bits) this.bits[slot >>> 5]! |= 1 << (slot & 31);
-    else if (this.list.length >= minForBits) {
+    if (this.list.length >= minForBits) {
       const bits = new Uint32Array(capacity >>> 5);
       for (let i = 0; i < this.list.length; i++) {
         const s = this.list.data[i]!;
         bits[s >>> 5]! |= 1 << (s & 31);
       }
       this.bits = bits;
+      this.dropList();
     }
+  }
+
+  /** Frees a term's list once its bitset holds the slots (its length still counts them). */
+  dropList(): void {
+    if (!this.hasList) this.list.data = NO_SLOTS;
   }
 
   resize(capacity: number): void {
@@ -43,10 +68,12 @@ export class Postings {
 }
 
 export class PostingStore extends SlotStore {
-  /** CSR: the terms of slot s are termIds[termStart[s] .. termStart[s + 1]). */
+  /**
+   * CSR: the terms of slot s are termIds[termStart[s] .. termStart[s + 1]), each stored as
+   * `term << 2 | weight` (3 = A … 0 = D): no array of weights beside it.
+   */
   protected termStart: Int32Array;
-  protected termIds = new IntList(1024);
-  protected termWeights = new Uint8Array(1024);
+  protected termIds = new TermList(1024);
   /** Per term: 1 + the slot that last took it (so appending a listing skips a repeated term). */
   protected termStamp = new Int32Array(1024);
   protected readonly vocabulary = new Map<string, number>();
@@ -108,13 +135,7 @@ export class PostingStore extends SlotStore {
         const term = this.termOf(lexemes[i]!);
         if (this.termStamp[term] === s + 1) continue;
         this.termStamp[term] = s + 1;
-        this.termIds.push(term);
-        if (this.termWeights.length < this.termIds.data.length) {
-          const next = new Uint8Array(this.termIds.data.length);
-          next.set(this.termWeights);
-          this.termWeights = next;
-        }
-        this.termWeights[this.termIds.length - 1] = weight;
+        this.termIds.push((term << 2) | weight);
         this.terms[term]!.add(s, cap, min);
       }
     }
@@ -123,7 +144,7 @@ export class PostingStore extends SlotStore {
       const ids = this.termIds.data;
       for (const word of this.wordBits.values()) {
         for (let i = this.termStart[s]!; i < this.termIds.length; i++) {
-          if (word.terms.has(ids[i]!)) {
+          if (word.terms.has(ids[i]! >>> 2)) {
             word.bits[s >>> 5]! |= 1 << (s & 31);
             break;
           }
@@ -148,7 +169,7 @@ export class PostingStore extends SlotStore {
       term = this.termNames.length;
       this.vocabulary.set(lexeme, term);
       this.termNames.push(lexeme);
-      this.terms.push(new Postings());
+      this.terms.push(new Postings(false));
       if (term >= this.termStamp.length) {
         const grown = new Int32Array(this.termStamp.length * 2);
         grown.set(this.termStamp);
@@ -159,8 +180,8 @@ export class PostingStore extends SlotStore {
     return term;
   }
 
-  protected override grow(): void {
-    super.grow();
+  protected override grow(to?: number): void {
+    super.grow(to);
     const c = this.capacity;
     const termStart = new Int32Array(c + 1);
     termStart.set(this.termStart);

@@ -35,6 +35,8 @@ export type Compiled = {
   impossible: boolean;
   /** The candidate slots to visit: the smallest posting list(s) that every match is in. */
   driver: IntList[] | null;
+  /** The smallest candidate set is a word whose lists are not kept (frequent terms): its bitsets are ANDed instead. */
+  driverBits: boolean;
   driverSize: number;
   /** The search word whose lists are the driver, if one is: its candidates need not be checked against it. */
   driverGroup: CompiledGroup | null;
@@ -66,6 +68,7 @@ export class QueryCompiler extends SortOrders {
       mask: null,
       impossible: false,
       driver: null,
+      driverBits: false,
       driverGroup: null,
       driverSize: this.slotCount,
       counted: null,
@@ -74,10 +77,12 @@ export class QueryCompiler extends SortOrders {
       words: filter.groups.length,
       touched: [],
     };
-    const consider = (lists: IntList[], group: CompiledGroup | null = null) => {
-      const size = lists.reduce((sum, l) => sum + l.length, 0);
+    const consider = (postings: Postings[], group: CompiledGroup | null = null) => {
+      const size = postings.reduce((sum, p) => sum + p.list.length, 0);
       if (size < c.driverSize) {
-        c.driver = lists;
+        const listed = postings.every((p) => p.hasList);
+        c.driver = listed ? postings.map((p) => p.list) : null;
+        c.driverBits = !listed;
         c.driverSize = size;
         c.driverGroup = group;
       }
@@ -88,7 +93,7 @@ export class QueryCompiler extends SortOrders {
         c.impossible = true;
         return;
       }
-      consider([postings.list]);
+      consider([postings]);
       if (postings.bits) c.required.push(postings.bits);
       else c[check] = code;
     };
@@ -122,7 +127,7 @@ export class QueryCompiler extends SortOrders {
       }
       const postings = terms.map((t) => this.terms[t]!);
       const compiled: CompiledGroup = { bit: 1 << g, bitsets: [], rare: [], terms };
-      consider(postings.map((p) => p.list), compiled);
+      consider(postings, compiled);
       for (const [i, p] of postings.entries()) {
         if (p.bits) compiled.bitsets.push(p.bits);
         else {
@@ -201,7 +206,7 @@ export class QueryCompiler extends SortOrders {
           got = 0;
           const mask = c.mask!;
           const ids = this.termIds.data;
-          for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) got |= mask[ids[i]!]!;
+          for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) got |= mask[ids[i]! >>> 2]!;
         }
         found = (got & group.bit) !== 0;
       }
@@ -221,7 +226,9 @@ export class QueryCompiler extends SortOrders {
   /** Calls `visit` once for every slot that may match (the driver's, deduplicated), in any order. */
   protected forEachCandidate(c: Compiled, visit: (slot: number) => void): void {
     const words = (this.slotCount + 31) >>> 5;
-    if (c.required.length > 1 && c.driverSize > words) {
+    // A frequent word (no lists): its bitsets join the required ones, which are then ANDed.
+    if (c.driverBits) for (const group of [...c.groups]) if (group.bitsets.length > 0) this.materialise(c, group);
+    if (c.required.length > 1 && (c.driverSize > words || c.driverBits)) {
       // The required bitsets, ANDed 32 slots at a time, name fewer candidates than any list.
       const required = c.required;
       for (let w = 0; w < words; w++) {

@@ -4,7 +4,7 @@
  * keys, the filter codes and the end time; a *listed* bitset holds the slots alive and not yet
  * ended, and an end-time heap clears bits as a query's clock passes them. Pure: no I/O.
  */
-import { sameKind, type SlotArray } from './bits.js';
+import { IdSlots, sameKind, type SlotArray } from './bits.js';
 import type { IndexedListing, IndexOptions } from './types.js';
 
 export class SlotStore {
@@ -29,7 +29,7 @@ export class SlotStore {
   /** The latest `now` the index has expired listings at. */
   protected clock = -Infinity;
   /** The live slot of each listing id. */
-  protected readonly slotOf = new Map<number, number>();
+  protected slotOf = new IdSlots();
   /** Per slot, a query's visit mark (see nextEpoch); also marks positions in collect(). */
   protected stamp: Uint32Array;
   protected epoch = 0;
@@ -149,9 +149,13 @@ export class SlotStore {
     }
   }
 
-  /** Doubles the capacity; the layers above extend it to their own per-slot arrays. */
-  protected grow(): void {
-    const c = this.capacity * 2;
+  /**
+   * Grows the capacity by a quarter (a multiple of 1024, so bitsets stay whole words); the layers
+   * above extend it to their own per-slot arrays. Not doubling: at a million listings every
+   * per-slot array and every bitset would take a million slots more for the writes of a few minutes.
+   */
+  protected grow(to?: number): void {
+    const c = to ?? Math.ceil((this.capacity * 1.25) / 1024) * 1024;
     this.mapSlotArrays((a) => {
       const next = sameKind(a, c);
       next.set(a);

@@ -7,7 +7,7 @@
  * refilling the posting lists in one pass. Any state can be written (dead slots, delta and tail
  * are folded in first). Pure: no I/O (listing-index-snapshot-file.ts writes and reads the file).
  */
-import { IntList } from './bits.js';
+import { IdSlots, TermList } from './bits.js';
 import { Postings } from './posting-store.js';
 import { QueryCompiler } from './query-compile.js';
 import { ORDERS } from './sort-orders.js';
@@ -59,11 +59,9 @@ function checkColumns(cols: IndexColumns): void {
   }
 }
 
-/** The smallest power of two ≥ n and ≥ 1024 (capacities stay powers of two: bitsets are 32-slot words). */
+/** Room for n listings and a sixteenth more (the writes of the next minutes), a multiple of 1024 (bitsets are whole words). */
 function capacityFor(n: number): number {
-  let c = 1024;
-  while (c < n) c *= 2;
-  return c;
+  return Math.ceil((n + Math.max(1024, n >>> 4)) / 1024) * 1024;
 }
 
 export class SnapshotIndex extends QueryCompiler {
@@ -95,9 +93,11 @@ export class SnapshotIndex extends QueryCompiler {
       termStart[k] = t;
       const from = this.termStart[s]!;
       const to = this.termStart[s + 1]!;
-      termIds.set(this.termIds.data.subarray(from, to), t);
-      termWeights.set(this.termWeights.subarray(from, to), t);
-      t += to - from;
+      for (let i = from; i < to; i++, t++) {
+        const packed = this.termIds.data[i]!;
+        termIds[t] = packed >>> 2;
+        termWeights[t] = packed & 3;
+      }
     }
     termStart[n] = t;
     const orders = this.main.slice(1).map((main) => Int32Array.from(main, (s) => newOf[s]!));
@@ -124,8 +124,7 @@ export class SnapshotIndex extends QueryCompiler {
     if (this.slotCount > 0 || !this.loading) throw new Error('restoreColumns() is for a new index');
     const n = cols.ids.length;
     checkColumns(cols);
-    const cap = capacityFor(n);
-    while (this.capacity < cap) this.grow();
+    if (capacityFor(n) > this.capacity) this.grow(capacityFor(n));
     this.ids.set(cols.ids);
     this.alive.fill(1, 0, n);
     this.score.set(cols.score);
@@ -135,12 +134,10 @@ export class SnapshotIndex extends QueryCompiler {
     this.cityCode.set(cols.cityCode);
     this.endAt.set(cols.endAt);
     this.termStart.set(cols.termStart);
-    const termIds = new IntList(Math.max(1024, cols.termIds.length));
-    termIds.data.set(cols.termIds);
+    const termIds = new TermList(Math.max(1024, cols.termIds.length), cols.termNames.length > 0x3fff);
+    for (let i = 0; i < cols.termIds.length; i++) termIds.data[i] = (cols.termIds[i]! << 2) | (cols.termWeights[i]! & 3);
     termIds.length = cols.termIds.length;
     this.termIds = termIds;
-    this.termWeights = new Uint8Array(termIds.data.length);
-    this.termWeights.set(cols.termWeights);
 
     for (const name of cols.termNames) this.termOf(name);
     for (const name of cols.stateNames) this.codeOf(this.stateIds, this.states, name);
@@ -184,9 +181,11 @@ export class SnapshotIndex extends QueryCompiler {
     // Bitsets where add() would have made them: every category, frequent values.
     for (const p of this.categories.values()) this.fillBits(p);
     for (const p of [...this.terms, ...this.states, ...this.cities]) if (p.list.length >= this.minBitsetPostings) this.fillBits(p);
+    for (const p of this.terms) p.dropList();
 
     this.slotCount = n;
     this.liveCount = n;
+    this.slotOf = new IdSlots(n);
     for (let k = 0; k < n; k++) {
       this.slotOf.set(cols.ids[k]!, k);
       this.listIfOpen(k);

@@ -8,7 +8,7 @@
  * there, slot order *is* the order, so a page ANDs bitsets from slot 0 and stops when full; slots
  * appended later (a *tail*, kept sorted) are merged in. Pure: no I/O.
  */
-import { IntList, sameKind } from './bits.js';
+import { TermList, sameKind } from './bits.js';
 import { PostingStore, type Postings } from './posting-store.js';
 import type { IndexedListing, IndexOptions, IndexSort } from './types.js';
 
@@ -114,16 +114,14 @@ export class SortOrders extends PostingStore {
     for (const p of postings) p.list.length = 0;
     const post = (p: Postings, k: number) => p.list.push(k);
     const termStart = new Int32Array(cap + 1);
-    const termIds = new IntList(Math.max(8, this.termIds.length));
-    const termWeights = new Uint8Array(termIds.data.length);
+    const termIds = new TermList(Math.max(8, this.termIds.length), this.termNames.length > 0x3fff);
     for (let k = 0; k < n; k++) {
       const s = perm[k]!;
       termStart[k] = termIds.length;
       for (let i = this.termStart[s]!, end = this.termStart[s + 1]!; i < end; i++) {
-        const term = this.termIds.data[i]!;
-        termWeights[termIds.length] = this.termWeights[i]!;
-        termIds.push(term);
-        post(this.terms[term]!, k);
+        const packed = this.termIds.data[i]!;
+        termIds.push(packed);
+        post(this.terms[packed >>> 2]!, k);
       }
       post(this.categories.get(this.category[k]!)!, k);
       if (this.stateCode[k]! >= 0) post(this.states[this.stateCode[k]!]!, k);
@@ -132,7 +130,6 @@ export class SortOrders extends PostingStore {
     termStart[n] = termIds.length;
     this.termStart = termStart;
     this.termIds = termIds;
-    this.termWeights = termWeights;
     yield;
     // Bitsets from the lists, one at a time (setting them in the pass above missed the cache on every bit).
     for (const p of postings) {
@@ -143,9 +140,10 @@ export class SortOrders extends PostingStore {
         const k = list.data[i]!;
         p.bits[k >>> 5]! |= 1 << (k & 31);
       }
+      p.dropList();
     }
     yield;
-    for (const [id, s] of this.slotOf) this.slotOf.set(id, newOf[s]!);
+    this.slotOf.remap((s) => newOf[s]!);
     // The heap: its listed entries renamed, then heapified again (dead ones dropped).
     const times: number[] = [];
     const slots: number[] = [];
@@ -196,7 +194,7 @@ export class SortOrders extends PostingStore {
 
   remove(id: number): boolean {
     const slot = this.slotOf.get(id);
-    if (slot === undefined) return false;
+    if (slot < 0) return false;
     this.slotOf.delete(id);
     this.alive[slot] = 0;
     this.unlist(slot);
@@ -214,8 +212,8 @@ export class SortOrders extends PostingStore {
     return s;
   }
 
-  protected override grow(): void {
-    super.grow();
+  protected override grow(to?: number): void {
+    super.grow(to);
     const c = this.capacity;
     this.position = this.position.map((p) => {
       const next = new Int32Array(c).fill(-1);
