@@ -197,6 +197,7 @@ export class ListingIndexSync {
       for (const id of changes.ids) if (!stillListed.has(id)) this.index.remove(id);
       for (const listing of listed) this.index.upsert(listing);
       this.applied++;
+      if (this.index.needsMerge) this.mergeInBackground(this.index);
     }
     this.snapshot = changes.snapshot;
     this.lastSyncAt = startedAt;
@@ -248,6 +249,13 @@ export class ListingIndexSync {
     return this.database;
   }
 
+  /** Folds the delta into the orders a slice at a time between requests (see mergeDeltaInSteps). */
+  private mergeInBackground(index: ListingIndex): void {
+    void index.mergeDeltaInSteps(() => new Promise((resolve) => setImmediate(resolve))).catch((err: unknown) =>
+      this.opts.logger?.warn({ err }, 'listing index: background merge failed'),
+    );
+  }
+
   /** Writes the live index to the snapshot file in the background, unless it is what was last written. */
   private writeSnapshot(file: string): void {
     if (this.writing || !this.index || !this.snapshot) return;
@@ -255,14 +263,21 @@ export class ListingIndexSync {
     this.lastWriteAt = this.now();
     // Unchanged content is rewritten only to stay young enough for the change log to catch up.
     if (this.written && key === this.written.key && this.lastSyncAt - this.written.syncedAt < this.retentionMs / 4) return;
-    const snapshot = formatSnapshot(this.snapshot);
-    const syncedAt = this.lastSyncAt;
-    // Taken now, between syncs: the columns and the snapshot text describe the same state.
-    const columns = this.index.toColumns();
-    this.writing = this.databaseId()
-      .then((database) => writeIndexSnapshot(file, columns, { pgSnapshot: snapshot, syncedAt, database }))
-      .then((bytes) => {
-        this.written = { key, syncedAt };
+    const index = this.index;
+    let meta: { pgSnapshot: string; syncedAt: number; key: string } | null = null;
+    this.writing = index
+      // Merged in slices first, so taking the columns is one copy, not a merge on a request's path.
+      .mergeDeltaInSteps(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => {
+        if (index !== this.index || !this.snapshot) throw new Error('index replaced before its snapshot was taken');
+        // Taken as of now, between syncs: the columns and the snapshot text describe the same state.
+        meta = { pgSnapshot: formatSnapshot(this.snapshot), syncedAt: this.lastSyncAt, key: `${this.generation}:${this.applied}` };
+        return index.toColumnsInSteps(() => new Promise((resolve) => setImmediate(resolve)));
+      })
+      .then(async (columns) => ({ columns, database: await this.databaseId() }))
+      .then(({ columns, database }) => writeIndexSnapshot(file, columns, { pgSnapshot: meta!.pgSnapshot, syncedAt: meta!.syncedAt, database }).then((bytes) => ({ bytes, columns })))
+      .then(({ bytes, columns }) => {
+        this.written = { key: meta!.key, syncedAt: meta!.syncedAt };
         this.opts.logger?.info({ file, MiB: Math.round(bytes / 2 ** 20), listings: columns.ids.length }, 'listing index: snapshot written');
       })
       .catch((err: unknown) => this.opts.logger?.warn({ err, file }, 'listing index: snapshot not written'))
@@ -313,6 +328,7 @@ export class ListingIndexSync {
 
   private install({ index, snapshot, started }: Loaded, reason: string, source: 'snapshot' | 'database', loadMs: number): void {
     this.generation++;
+    index.backgroundMerge = true;
     this.index = index;
     this.snapshot = snapshot;
     this.lastSyncAt = started;

@@ -71,17 +71,48 @@ export class SnapshotIndex extends QueryCompiler {
    * otherwise and keeps answering.
    */
   toColumns(): IndexColumns {
+    const steps = this.columnSteps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The same, about 64k listings of work at a time with `pause()` between: the index keeps
+   * answering and taking upserts meanwhile, and the columns are its content as of the call
+   * (slots are never changed in place, only killed; which were alive is copied first).
+   */
+  async toColumnsInSteps(pause: () => Promise<void>): Promise<IndexColumns> {
+    const steps = this.columnSteps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await pause();
+    }
+  }
+
+  private *columnSteps(): Generator<void, IndexColumns> {
+    const SLICE = 65_536;
     this.finishLoad();
-    this.mergeDelta();
-    const byScore = this.main[0]!;
+    // Merged already (mergeDeltaInSteps, say): only the slots killed since are skipped here.
+    if (this.slotCount > this.deltaFrom) this.mergeDelta();
+    const alive = this.alive.slice(0, this.slotCount);
+    const byScore = this.main[0]!.filter((s) => alive[s] === 1);
+    const others = this.main.slice(1);
     const n = byScore.length;
     const newOf = new Int32Array(this.slotCount).fill(-1);
     for (let k = 0; k < n; k++) newOf[byScore[k]!] = k;
-    const pick = <T extends Int32Array | Float64Array>(a: T): T => {
-      const out = new (a.constructor as new (length: number) => T)(n);
-      for (let k = 0; k < n; k++) out[k] = a[byScore[k]!]!;
+    yield;
+    function* pick<T extends Int32Array | Float64Array>(get: () => T): Generator<void, T> {
+      const out = new (get().constructor as new (length: number) => T)(n);
+      for (let from = 0; from < n; from += SLICE) {
+        const a = get();
+        for (let k = from; k < Math.min(n, from + SLICE); k++) out[k] = a[byScore[k]!]!;
+        yield;
+      }
       return out;
-    };
+    }
     let terms = 0;
     for (let k = 0; k < n; k++) terms += this.termStart[byScore[k]! + 1]! - this.termStart[byScore[k]!]!;
     const termStart = new Int32Array(n + 1);
@@ -93,22 +124,31 @@ export class SnapshotIndex extends QueryCompiler {
       termStart[k] = t;
       const from = this.termStart[s]!;
       const to = this.termStart[s + 1]!;
+      const data = this.termIds.data;
       for (let i = from; i < to; i++, t++) {
-        const packed = this.termIds.data[i]!;
+        const packed = data[i]!;
         termIds[t] = packed >>> 2;
         termWeights[t] = packed & 3;
       }
+      if ((k & (SLICE - 1)) === SLICE - 1) yield;
     }
     termStart[n] = t;
-    const orders = this.main.slice(1).map((main) => Int32Array.from(main, (s) => newOf[s]!));
+    const orders: Int32Array[] = [];
+    for (const main of others) {
+      const order = new Int32Array(n);
+      let k = 0;
+      for (let i = 0; i < main.length; i++) if (alive[main[i]!] === 1) order[k++] = newOf[main[i]!]!;
+      orders.push(order);
+      yield;
+    }
     return {
-      ids: pick(this.ids),
-      score: pick(this.score),
-      price: pick(this.price),
-      category: pick(this.category),
-      stateCode: pick(this.stateCode),
-      cityCode: pick(this.cityCode),
-      endAt: pick(this.endAt),
+      ids: yield* pick(() => this.ids),
+      score: yield* pick(() => this.score),
+      price: yield* pick(() => this.price),
+      category: yield* pick(() => this.category),
+      stateCode: yield* pick(() => this.stateCode),
+      cityCode: yield* pick(() => this.cityCode),
+      endAt: yield* pick(() => this.endAt),
       termStart,
       termIds,
       termWeights,

@@ -177,7 +177,86 @@ export class SortOrders extends PostingStore {
     const slot = this.append(listing);
     for (let o = 0; o < ORDERS.length; o++) this.insertSorted(this.delta[o]!, o, slot);
     this.insertSorted(this.tail, ORDER_INDEX.deal_score_high, slot);
-    if (this.slotCount - this.deltaFrom >= this.maxDelta) this.mergeDelta();
+    // With a background merger the delta may grow well past maxDelta while a merge runs in steps.
+    if (this.slotCount - this.deltaFrom >= this.maxDelta * (this.backgroundMerge ? 16 : 1)) this.mergeDelta();
+  }
+
+  /**
+   * Set by a caller that merges with mergeDeltaInSteps (the sync): upsert then merges at once only
+   * as a last resort. At a million listings a merge is a few hundred milliseconds of one core:
+   * done in one go on a request's path it would be every request's p99.
+   */
+  backgroundMerge = false;
+  /** Bumped by every merge installed: a merge built in steps from older orders is dropped. */
+  private mergeEpoch = 0;
+  private merging = false;
+
+  /** The delta has outgrown maxDelta and no merge is running. */
+  get needsMerge(): boolean {
+    return !this.loading && !this.merging && this.slotCount - this.deltaFrom >= this.maxDelta;
+  }
+
+  /**
+   * mergeDelta, `slice` slots of work at a time with `pause()` between: the merged orders are
+   * built aside from the orders and the delta as they stand at the start, while the index keeps
+   * answering and taking upserts (those stay in the delta; slots killed meanwhile stay in the main
+   * orders, skipped like any dead slot, until the next merge). Installed in one short step.
+   */
+  async mergeDeltaInSteps(pause: () => Promise<void>, slice = 65_536): Promise<boolean> {
+    if (this.loading || this.merging) return false;
+    this.merging = true;
+    try {
+      const epoch = this.mergeEpoch;
+      const frozen = this.slotCount;
+      let budget = slice;
+      const step = async (cost: number) => {
+        budget -= cost;
+        if (budget > 0) return true;
+        budget = slice;
+        await pause();
+        return epoch === this.mergeEpoch;
+      };
+      const merged: Int32Array[] = [];
+      for (let o = 0; o < ORDERS.length; o++) {
+        const main = this.main[o]!;
+        const delta = this.delta[o]!.filter((s) => s < frozen);
+        const out = new Int32Array(main.length + delta.length);
+        let i = 0;
+        let j = 0;
+        let k = 0;
+        while (i < main.length || j < delta.length) {
+          for (let n = 0; n < 4096 && (i < main.length || j < delta.length); n++) {
+            let s: number;
+            if (j >= delta.length || (i < main.length && this.compare(o, main[i]!, delta[j]!) < 0)) s = main[i++]!;
+            else s = delta[j++]!;
+            if (this.alive[s] === 1) out[k++] = s;
+          }
+          if (!(await step(4096))) return false;
+        }
+        merged.push(k === out.length ? out : out.slice(0, k));
+      }
+      const categories = this.categoryCodes();
+      const byCategory: Array<Map<number, Int32Array>> = [];
+      for (const order of merged) {
+        byCategory.push(this.splitByCategory(order, categories));
+        if (!(await step(order.length))) return false;
+      }
+      for (let o = 0; o < ORDERS.length; o++) {
+        const position = this.position[o]!;
+        position.fill(-1);
+        const order = merged[o]!;
+        for (let p = 0; p < order.length; p++) position[order[p]!] = p;
+        this.main[o] = order;
+        this.delta[o] = this.delta[o]!.filter((s) => s >= frozen);
+        this.byCategory[o] = byCategory[o]!;
+      }
+      this.deltaFrom = frozen;
+      this.tail = this.tail.filter((t) => this.alive[t] === 1);
+      this.mergeEpoch++;
+      return true;
+    } finally {
+      this.merging = false;
+    }
   }
 
   /** Binary insertion into a list sorted in an order. */
@@ -225,6 +304,7 @@ export class SortOrders extends PostingStore {
   /** Folds the delta (and drops dead slots) into each main order: one linear merge per order. */
   mergeDelta(): void {
     if (this.loading) return this.finishLoad();
+    this.mergeEpoch++;
     const categories = this.categoryCodes();
     for (let o = 0; o < ORDERS.length; o++) {
       const main = this.main[o]!;
