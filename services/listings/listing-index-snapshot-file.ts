@@ -10,7 +10,7 @@
 import { open, rename, rm } from 'node:fs/promises';
 import type { IndexColumns } from './listing-index/index.js';
 
-const MAGIC = 'deal-radar listing index snapshot v1\n';
+const MAGIC = 'deal-radar listing index snapshot v2\n';
 
 /** Where the snapshot's content stands in PostgreSQL's history (checked before it is used). */
 export type SnapshotMeta = {
@@ -22,13 +22,21 @@ export type SnapshotMeta = {
   database: string;
 };
 
-const ARRAYS = ['ids', 'score', 'price', 'category', 'stateCode', 'cityCode', 'endAt', 'termStart', 'termIds', 'termWeights'] as const;
+const ARRAYS = ['ids', 'score', 'price', 'category', 'stateCode', 'cityCode', 'endAt', 'termStart', 'terms'] as const;
+/** Read with room behind them for the index's growth (it takes these arrays as they are). */
+const WITH_ROOM = new Set<string>(ARRAYS);
 type ArrayName = (typeof ARRAYS)[number];
-type Kind = 'i32' | 'f64' | 'u8';
-const KINDS = { i32: Int32Array, f64: Float64Array, u8: Uint8Array } as const;
+type Kind = 'i32' | 'f64' | 'u8' | 'u16';
+const KINDS = { i32: Int32Array, f64: Float64Array, u8: Uint8Array, u16: Uint16Array } as const;
+type AnyArray = Int32Array | Float64Array | Uint8Array | Uint16Array;
 
-function kindOf(a: Int32Array | Float64Array | Uint8Array): Kind {
-  return a instanceof Int32Array ? 'i32' : a instanceof Float64Array ? 'f64' : 'u8';
+function kindOf(a: AnyArray): Kind {
+  return a instanceof Int32Array ? 'i32' : a instanceof Float64Array ? 'f64' : a instanceof Uint16Array ? 'u16' : 'u8';
+}
+
+/** Elements to allocate for an array of `length` that the index may grow: a sixteenth more, in whole 1024s, plus one (offsets). */
+function roomFor(length: number): number {
+  return Math.ceil((length + Math.max(1024, length >>> 4)) / 1024) * 1024 + 1;
 }
 
 type Header = {
@@ -41,8 +49,8 @@ const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
 /** Writes the snapshot atomically (temporary file, then rename). */
 export async function writeIndexSnapshot(file: string, columns: IndexColumns, meta: SnapshotMeta): Promise<number> {
-  const arrays: Array<[string, Int32Array | Float64Array | Uint8Array]> = [
-    ...ARRAYS.map((name) => [name, columns[name]] as [string, Int32Array | Float64Array | Uint8Array]),
+  const arrays: Array<[string, AnyArray]> = [
+    ...ARRAYS.map((name) => [name, columns[name]] as [string, AnyArray]),
     ...columns.orders.map((o, i) => [`order${i + 1}`, o] as [string, Int32Array]),
   ];
   const header: Header = {
@@ -110,12 +118,12 @@ export async function readIndexSnapshot(file: string): Promise<{ columns: IndexC
     const header = JSON.parse(head.slice(MAGIC.length)) as Header;
     let at = 4 + headLength;
     at += pad8(at);
-    const read = new Map<string, Int32Array | Float64Array | Uint8Array>();
+    const read = new Map<string, AnyArray>();
     for (const { name, kind, length: n } of header.arrays) {
       const Type = KINDS[kind];
       if (!Type || !Number.isInteger(n) || n < 0 || at + n * Type.BYTES_PER_ELEMENT > size) throw new TruncatedError();
-      const array = new Type(n);
-      await readAt(new Uint8Array(array.buffer), at);
+      const array = new Type(WITH_ROOM.has(name) ? roomFor(n) : n).subarray(0, n);
+      await readAt(new Uint8Array(array.buffer, 0, array.byteLength), at);
       read.set(name, array);
       at += array.byteLength + pad8(array.byteLength);
     }
@@ -133,8 +141,7 @@ export async function readIndexSnapshot(file: string): Promise<{ columns: IndexC
       cityCode: get('cityCode'),
       endAt: get('endAt'),
       termStart: get('termStart'),
-      termIds: get('termIds'),
-      termWeights: get('termWeights'),
+      terms: get('terms'),
       orders: [get('order1'), get('order2'), get('order3')],
       termNames: header.names.terms,
       stateNames: header.names.states,

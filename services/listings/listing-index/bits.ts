@@ -43,9 +43,19 @@ export class TermList {
   constructor(capacity = 8, wide = false) {
     this.data = wide ? new Int32Array(capacity) : new Uint16Array(capacity);
   }
+  /** Takes `terms` as its data (a view's whole buffer: the room behind it is for later pushes). */
+  static adopt(terms: Uint16Array | Int32Array): TermList {
+    const list = new TermList(0);
+    list.data = terms instanceof Uint16Array ? new Uint16Array(terms.buffer, terms.byteOffset) : new Int32Array(terms.buffer, terms.byteOffset);
+    list.length = terms.length;
+    return list;
+  }
+
   push(value: number): void {
     if (this.length === this.data.length || (value > 0xffff && this.data instanceof Uint16Array)) {
-      const next = value > 0xffff || this.data instanceof Int32Array ? new Int32Array(Math.max(8, this.data.length * 2)) : new Uint16Array(Math.max(8, this.data.length * 2));
+      // A quarter more (not double: at a million listings this list is tens of MB).
+      const size = Math.max(8, Math.ceil(this.data.length * 1.25));
+      const next = value > 0xffff || this.data instanceof Int32Array ? new Int32Array(size) : new Uint16Array(size);
       next.set(this.data.subarray(0, this.length));
       this.data = next;
     }

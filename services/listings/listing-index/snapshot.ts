@@ -21,10 +21,10 @@ export type IndexColumns = {
   stateCode: Int32Array;
   cityCode: Int32Array;
   endAt: Float64Array;
-  /** CSR over slots: n + 1 offsets into termIds / termWeights. */
+  /** CSR over slots: n + 1 offsets into `terms`. */
   termStart: Int32Array;
-  termIds: Int32Array;
-  termWeights: Uint8Array;
+  /** Every slot's terms, each `term << 2 | weight` (as the index keeps them): two bytes while there are fewer than 16,384 terms. */
+  terms: Uint16Array | Int32Array;
   /** Per order after deal_score_high (deal_score_low, price_low, price_high): the slots in that order. */
   orders: Int32Array[];
   termNames: string[];
@@ -39,13 +39,13 @@ function checkColumns(cols: IndexColumns): void {
     throw new Error(`listing index snapshot: ${what}`);
   };
   for (const a of [cols.score, cols.price, cols.category, cols.stateCode, cols.cityCode, cols.endAt]) if (a.length !== n) fail('column lengths differ');
-  if (cols.termStart.length !== n + 1 || cols.termStart[0] !== 0 || cols.termStart[n] !== cols.termIds.length) fail('bad term offsets');
-  if (cols.termWeights.length !== cols.termIds.length) fail('bad term weights');
+  if (cols.termStart.length !== n + 1 || cols.termStart[0] !== 0 || cols.termStart[n] !== cols.terms.length) fail('bad term offsets');
+  if (cols.termNames.length > 0x3fff && !(cols.terms instanceof Int32Array)) fail('bad term width');
   for (let k = 0; k < n; k++) {
     if (cols.termStart[k + 1]! < cols.termStart[k]!) fail('bad term offsets');
     if (cols.stateCode[k]! >= cols.stateNames.length || cols.cityCode[k]! >= cols.cityNames.length) fail('bad state or city code');
   }
-  for (let i = 0; i < cols.termIds.length; i++) if (cols.termIds[i]! < 0 || cols.termIds[i]! >= cols.termNames.length) fail('bad term id');
+  for (let i = 0; i < cols.terms.length; i++) if (cols.terms[i]! < 0 || cols.terms[i]! >>> 2 >= cols.termNames.length) fail('bad term id');
   if (cols.orders.length !== ORDERS.length - 1) fail('missing orders');
   const seen = new Uint8Array(n);
   for (const order of cols.orders) {
@@ -116,20 +116,15 @@ export class SnapshotIndex extends QueryCompiler {
     let terms = 0;
     for (let k = 0; k < n; k++) terms += this.termStart[byScore[k]! + 1]! - this.termStart[byScore[k]!]!;
     const termStart = new Int32Array(n + 1);
-    const termIds = new Int32Array(terms);
-    const termWeights = new Uint8Array(terms);
+    const packedTerms = this.termNames.length > 0x3fff ? new Int32Array(terms) : new Uint16Array(terms);
     let t = 0;
     for (let k = 0; k < n; k++) {
       const s = byScore[k]!;
       termStart[k] = t;
       const from = this.termStart[s]!;
       const to = this.termStart[s + 1]!;
-      const data = this.termIds.data;
-      for (let i = from; i < to; i++, t++) {
-        const packed = data[i]!;
-        termIds[t] = packed >>> 2;
-        termWeights[t] = packed & 3;
-      }
+      packedTerms.set(this.termIds.data.subarray(from, to), t);
+      t += to - from;
       if ((k & (SLICE - 1)) === SLICE - 1) yield;
     }
     termStart[n] = t;
@@ -150,8 +145,7 @@ export class SnapshotIndex extends QueryCompiler {
       cityCode: yield* pick(() => this.cityCode),
       endAt: yield* pick(() => this.endAt),
       termStart,
-      termIds,
-      termWeights,
+      terms: packedTerms,
       orders,
       termNames: [...this.termNames],
       stateNames: [...this.stateIds.keys()],
@@ -165,26 +159,31 @@ export class SnapshotIndex extends QueryCompiler {
     const n = cols.ids.length;
     checkColumns(cols);
     if (capacityFor(n) > this.capacity) this.grow(capacityFor(n));
-    this.ids.set(cols.ids);
+    // The reader leaves room for the capacity behind each column: those arrays are taken as they
+    // are (no second copy of the index in memory while it starts); others are copied.
+    const adopt = <T extends Int32Array | Float64Array>(column: T, current: T): T => {
+      const Type = current.constructor as { new (buffer: ArrayBufferLike, offset: number, length: number): T; new (length: number): T };
+      if (column.byteOffset === 0 && column.buffer.byteLength >= current.byteLength) return new Type(column.buffer, 0, current.length);
+      current.set(column);
+      return current;
+    };
+    this.ids = adopt(cols.ids, this.ids);
     this.alive.fill(1, 0, n);
-    this.score.set(cols.score);
-    this.price.set(cols.price);
-    this.category.set(cols.category);
-    this.stateCode.set(cols.stateCode);
-    this.cityCode.set(cols.cityCode);
-    this.endAt.set(cols.endAt);
-    this.termStart.set(cols.termStart);
-    const termIds = new TermList(Math.max(1024, cols.termIds.length), cols.termNames.length > 0x3fff);
-    for (let i = 0; i < cols.termIds.length; i++) termIds.data[i] = (cols.termIds[i]! << 2) | (cols.termWeights[i]! & 3);
-    termIds.length = cols.termIds.length;
-    this.termIds = termIds;
+    this.score = adopt(cols.score, this.score);
+    this.price = adopt(cols.price, this.price);
+    this.category = adopt(cols.category, this.category);
+    this.stateCode = adopt(cols.stateCode, this.stateCode);
+    this.cityCode = adopt(cols.cityCode, this.cityCode);
+    this.endAt = adopt(cols.endAt, this.endAt);
+    this.termStart = adopt(cols.termStart, this.termStart);
+    this.termIds = TermList.adopt(cols.terms);
 
     for (const name of cols.termNames) this.termOf(name);
     for (const name of cols.stateNames) this.codeOf(this.stateIds, this.states, name);
     for (const name of cols.cityNames) this.codeOf(this.cityIds, this.cities, name);
     // Posting lists, sized exactly (a count pass, then a fill pass: no doubling, no spare room).
     const termCount = new Int32Array(cols.termNames.length);
-    for (let i = 0; i < cols.termIds.length; i++) termCount[cols.termIds[i]!]!++;
+    for (let i = 0; i < cols.terms.length; i++) termCount[cols.terms[i]! >>> 2]!++;
     const sized = (p: Postings, size: number) => {
       p.list.data = new Int32Array(Math.max(4, size));
       return p;
@@ -201,7 +200,7 @@ export class SnapshotIndex extends QueryCompiler {
     this.cities.forEach((p, code) => sized(p, cityCount[code]!));
     for (let k = 0; k < n; k++) {
       for (let i = cols.termStart[k]!, end = cols.termStart[k + 1]!; i < end; i++) {
-        const p = this.terms[cols.termIds[i]!]!;
+        const p = this.terms[cols.terms[i]! >>> 2]!;
         p.list.data[p.list.length++] = k;
       }
       let byCategory = this.categories.get(cols.category[k]!);
@@ -232,7 +231,7 @@ export class SnapshotIndex extends QueryCompiler {
     }
     const identity = new Int32Array(n);
     for (let k = 0; k < n; k++) identity[k] = k;
-    this.main = [identity, ...cols.orders.map((o) => Int32Array.from(o))];
+    this.main = [identity, ...cols.orders];
     for (let o = 0; o < this.main.length; o++) {
       const position = this.position[o]!;
       const main = this.main[o]!;
