@@ -10,7 +10,7 @@ import { startDemoSite, type DemoSite } from '../demo-site/demo-server.js';
 import { createRegistry } from '../../services/crawler/adapters/index.js';
 import { requestCrawl, waitForRun } from '../../services/crawler/crawl-requests.js';
 import { startCrawlWorker, syncSourcesFromConfig } from '../../services/crawler/index.js';
-import { listRunErrors } from '../../services/crawler/repositories/crawl-errors-repository.js';
+import { listRunErrors } from '../../services/shared/repositories/crawl-errors-repository.js';
 import type { AppContext } from '../../services/shared/context.js';
 import { parseArgs, type CliCommand } from './command.js';
 

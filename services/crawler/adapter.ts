@@ -62,6 +62,11 @@ export type RouteResult = {
   listings: ScrapedListing[];
   updates?: LotPatch[];
   next: CrawlStep[];
+  /**
+   * The page itself says there is nothing to list ("No listings found."). Without it, a first
+   * list page with content but no lots, updates or further steps is taken for a changed layout.
+   */
+  empty?: boolean;
 };
 
 export type RouteHandler = (page: FetchedPage, env: AdapterEnv) => RouteResult;
@@ -136,6 +141,18 @@ export class ParseError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ParseError';
+  }
+}
+
+/**
+ * The page says the lot is not there (removed, never existed) although it answered 200: a modern
+ * site renders its "not found" template with a success status. Recorded like an HTTP 404, never
+ * as a parse failure (it says nothing about the layout).
+ */
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
   }
 }
 

@@ -8,20 +8,23 @@
  * Faults: network errors and 5xx are retried with exponential backoff (the queue's job
  * options); 429/503 with Retry-After put the step (and the host) back until then; a 404, a
  * refused URL, an oversize body or a page that does not parse is recorded and skipped; a
- * challenge page marks the source blocked and stops the run.
+ * challenge page marks the source blocked and stops the run; a login wall is recorded as such
+ * and never parsed. A first list page with content that yields nothing, and does not say it is
+ * empty, is recorded as a parse failure: a run of only those is a changed layout (closeRun).
  */
 import { DelayedError, type Job } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { NonRetryableError, RetryableError, errorMessage } from '../shared/errors.js';
 import { digest, type Payload } from '../shared/queues.js';
-import { adapterEnv, adapterHosts, ParseError, type CrawlStep, type FetchedPage, type SourceAdapter } from './adapter.js';
+import { adapterEnv, adapterHosts, NotFoundError, ParseError, type CrawlStep, type FetchedPage, type SourceAdapter } from './adapter.js';
 import type { AdapterRegistry } from './adapters/index.js';
 import { detectBlock } from './fetchers/block-detection.js';
+import { detectLoginWall } from './fetchers/login-detection.js';
 import type { BrowserFetcher } from './fetchers/browser-fetcher.js';
 import { FetchRefusedError, httpFetch, retryAfterMs, userAgent, type FetchPolicy, type HttpResponse } from './fetchers/http-fetcher.js';
 import { normalizeListing, type LotPatch, type NormalizedListing, type ScrapedListing } from './normalize/listing.js';
 import type { RobotsGate } from './politeness/robots.js';
-import { recordCrawlError, type CrawlErrorKind } from './repositories/crawl-errors-repository.js';
+import { recordCrawlError, type CrawlErrorKind } from '../shared/repositories/crawl-errors-repository.js';
 import {
   addSteps,
   closeRun,
@@ -32,10 +35,10 @@ import {
   openRun,
   reserveLots,
   type RunStats,
-} from './repositories/crawl-runs-repository.js';
-import { backOffHost, claimHostSlot, registerHost, releaseHostSlot } from './repositories/host-politeness-repository.js';
-import { applyLotUpdate, listEndingSoon, previewListings, previewUpdates, storeListing, type StoredListing } from './repositories/listing-store-repository.js';
-import { findSourceByName, markSourceBlocked } from './repositories/sources-repository.js';
+} from '../shared/repositories/crawl-runs-repository.js';
+import { backOffHost, claimHostSlot, registerHost, releaseHostSlot } from '../shared/repositories/host-politeness-repository.js';
+import { applyLotUpdate, listEndingSoon, previewListings, previewUpdates, storeListing, type StoredListing } from '../shared/repositories/listing-store-repository.js';
+import { findSourceByName, markSourceBlocked } from '../shared/repositories/sources-repository.js';
 
 type SourceRef = { id: number; name: string };
 import type { CrawlRun } from '../../db/schema/crawl.js';
@@ -52,6 +55,8 @@ const RAW_PAYLOAD_MAX_CHARS = 256_000;
 const ENDING_SOON_MS = 24 * 3600_000;
 const STALE_RUN_MS = 6 * 3600_000;
 const MAX_RETRY_AFTER_DEFERRALS = 20;
+/** A list page this long that yields nothing holds content its adapter no longer finds (an empty API answer is a few bytes). */
+const CONTENT_PAGE_MIN_CHARS = 4096;
 
 export function stepKey(step: { label: string; url?: string; page?: number; externalId?: string }): string {
   return `${step.label}-${digest(`${step.url ?? ''}|${step.page ?? ''}|${step.externalId ?? ''}`)}`;
@@ -247,6 +252,8 @@ export class CrawlPipeline {
       await markSourceBlocked(this.db, source.id);
       return this.skip(run, source, key, response.url, 'blocked', block.reason, response.status);
     }
+    const login = detectLoginWall(response, request.url);
+    if (login) return this.skip(run, source, key, response.url, 'login', `login required: ${login.reason}`, response.status);
     if (response.status === 429 || response.status === 503) {
       const waitMs = retryAfterMs(response.headers['retry-after']);
       const deferrals = payload.deferrals ?? 0;
@@ -267,7 +274,15 @@ export class CrawlPipeline {
     try {
       routed = adapter.router.route(page, env);
     } catch (err) {
+      if (err instanceof NotFoundError) return this.skip(run, source, key, response.url, 'not-found', err.message, response.status);
       const message = err instanceof ParseError ? err.message : `handler crashed: ${errorMessage(err)}`;
+      await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url: response.url, kind: 'parse', statusCode: response.status, message });
+      await this.endStep(run, key, 'skipped', { pages: 1 });
+      return { kind: 'skipped', runId: run.id, reason: message };
+    }
+
+    if (isSilentContentPage(crawlStep, routed, response.body)) {
+      const message = `${adapter.displayName}: a page with content (${Math.round(response.body.length / 1024)} KB) yielded no listings and does not say it is empty`;
       await recordCrawlError(this.db, { runId: run.id, sourceId: source.id, url: response.url, kind: 'parse', statusCode: response.status, message });
       await this.endStep(run, key, 'skipped', { pages: 1 });
       return { kind: 'skipped', runId: run.id, reason: message };
@@ -342,6 +357,17 @@ export class CrawlPipeline {
     }
     throw new RetryableError(message);
   }
+}
+
+/**
+ * A source's first list page (where every crawl starts) that answers with content but gives no
+ * lot, no update and no further step, without saying it is empty: the layout has most likely
+ * moved under the adapter. Later pages may legitimately run dry.
+ */
+export function isSilentContentPage(step: CrawlStep, routed: { listings: unknown[]; updates?: unknown[]; next: unknown[]; empty?: boolean }, body: string): boolean {
+  if (step.label !== 'list' || (step.page ?? 1) > 1 || routed.empty) return false;
+  if (routed.listings.length > 0 || (routed.updates?.length ?? 0) > 0 || routed.next.length > 0) return false;
+  return body.length >= CONTENT_PAGE_MIN_CHARS;
 }
 
 function countOutcome(stats: RunStats, outcome: 'new' | 'updated' | 'unchanged'): void {

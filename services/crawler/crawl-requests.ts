@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CrawlRun } from '../../db/schema/crawl.js';
 import type { AppContext } from '../shared/context.js';
-import { findRun, openRun } from './repositories/crawl-runs-repository.js';
-import { findSourceByName } from './repositories/sources-repository.js';
+import { findRun, openRun } from '../shared/repositories/crawl-runs-repository.js';
+import { findSourceByName } from '../shared/repositories/sources-repository.js';
 
 export async function requestCrawl(
   ctx: AppContext,

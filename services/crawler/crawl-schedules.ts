@@ -4,7 +4,7 @@
  * same tick add it once. The regular crawl lists every lot (default hourly); the ending-soon
  * crawl re-checks open lots ending within 24 h (default every 15 min).
  */
-import type { Schedule } from '../scheduler/schedules.js';
+import type { Schedule } from '../shared/schedule.js';
 import type { AppContext } from '../shared/context.js';
 import { createRegistry } from './adapters/index.js';
 

@@ -12,7 +12,7 @@ import { enqueueCrawlStarts } from './crawl-schedules.js';
 import { BrowserFetcher } from './fetchers/browser-fetcher.js';
 import { httpFetch, userAgent } from './fetchers/http-fetcher.js';
 import { RobotsGate } from './politeness/robots.js';
-import { syncSources } from './repositories/sources-repository.js';
+import { syncSources } from '../shared/repositories/sources-repository.js';
 
 /** Registers every adapter's `sources` row, enabled per CRAWL_SOURCES; unknown names are reported. */
 export async function syncSourcesFromConfig(ctx: AppContext, registry: AdapterRegistry): Promise<void> {

@@ -3,7 +3,7 @@
  * hour and enqueues only in the configured UTC hour (ALERT_DIGEST_HOUR_UTC): the digest comes at
  * the same UTC hour wherever the scheduler runs, daylight saving or not.
  */
-import type { Schedule } from '../scheduler/schedules.js';
+import type { Schedule } from '../shared/schedule.js';
 
 /** `202611210700` (a tick slot, UTC) → its hour and day. */
 export function slotTime(slot: string): { hour: number; day: string } {

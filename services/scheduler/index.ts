@@ -1,7 +1,8 @@
 import cron from 'node-cron';
 import type { AppContext } from '../shared/context.js';
 import type { ServiceStarter } from '../shared/service.js';
-import { SCHEDULES, type Schedule } from './schedules.js';
+import type { Schedule } from '../shared/schedule.js';
+import { SCHEDULES } from './schedules.js';
 
 /** The minute a tick belongs to, e.g. `202611211405`: part of every job id the tick adds. */
 export function tickSlot(date: Date): string {

@@ -1,18 +1,7 @@
-import type { AppContext } from '../shared/context.js';
+import type { Schedule } from '../shared/schedule.js';
 import { ALERT_SCHEDULES } from '../matcher/digest-schedule.js';
 import { CRAWL_SCHEDULES } from '../crawler/crawl-schedules.js';
 import { SCORE_SCHEDULES } from '../scorer/score-schedules.js';
-
-/**
- * A cron schedule. Its tick only enqueues work, with job ids derived from `slot` (the tick's
- * time, truncated to the minute), so two schedulers firing the same tick add each job once.
- */
-export type Schedule = {
-  name: string;
-  cron: (ctx: AppContext) => string;
-  enabled?: (ctx: AppContext) => boolean;
-  tick: (ctx: AppContext, slot: string) => Promise<void>;
-};
 
 /** Every schedule of the product. The crawl and valuation capabilities add theirs here. */
 export const SCHEDULES: Schedule[] = [

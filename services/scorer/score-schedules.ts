@@ -5,7 +5,7 @@
  * their alerts then fire when the score reaches an alert's minimum (the matcher never sends a
  * listing twice for one alert). A tick only enqueues `score` jobs, ids carrying the tick's slot.
  */
-import type { Schedule } from '../scheduler/schedules.js';
+import type { Schedule } from '../shared/schedule.js';
 import type { AppContext } from '../shared/context.js';
 import { listAuctionIdsDueForTimeRescore } from '../shared/repositories/listing-scores-repository.js';
 import { enqueueScoreJobsPaged } from './score-enqueue.js';

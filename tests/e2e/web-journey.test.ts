@@ -3,8 +3,11 @@
  * sign up → the dashboard shows the seeded listings → filter by category and price → sort →
  * page → open a deal → back; a signed-out visitor is sent to /login and returned to the page
  * they asked for; an expired access token is refreshed silently, on reload and mid-session. Screenshots of every screen
- * at desktop and mobile widths go to test-results/screenshots/.
+ * at desktop and mobile widths go to test-results/screenshots/. With UPDATE_SCREENSHOTS=1 the run also
+ * rewrites the README's two pictures, docs/images/dashboard.png and docs/images/deal-page.png.
  */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertListings, insertPriceObservations, insertSource, type ListingFixture } from '../support/listing-fixtures.js';
@@ -37,6 +40,23 @@ async function newPage(viewport = DESKTOP): Promise<Page> {
 async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => {});
   await page.screenshot({ path: screenshotPath(`web-${name}`), fullPage });
+}
+
+// The README's pictures are refreshed on request only, so an ordinary test run never dirties the checkout.
+const UPDATE_DOCS_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+const DOCS_IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url));
+// Small enough to keep in git and to read on the repository's home page: the first screen only.
+const DOCS_VIEWPORT = { width: 1200, height: 800 };
+
+/** The README's picture of this screen (docs/images/<name>.png), when UPDATE_SCREENSHOTS=1. */
+async function shootForDocs(page: Page, name: string): Promise<void> {
+  if (!UPDATE_DOCS_SCREENSHOTS) return;
+  const original = page.viewportSize() ?? DESKTOP;
+  await page.setViewportSize(DOCS_VIEWPORT);
+  await page.waitForLoadState('networkidle').catch(() => {});
+  mkdirSync(DOCS_IMAGES, { recursive: true });
+  await page.screenshot({ path: `${DOCS_IMAGES}${name}.png`, fullPage: false });
+  await page.setViewportSize(original);
 }
 
 /** The screen at desktop and mobile width. */
@@ -289,6 +309,7 @@ describe('web app in Chromium against the real API and database', () => {
     await expect(locked.getByRole('link', { name: 'Upgrade to Premium' }).getAttribute('href')).resolves.toBe('/account?tab=billing');
     await expect(page.getByRole('link', { name: /View Original Auction/ }).getAttribute('target')).resolves.toBe('_blank');
     await shootBoth(page, 'deal-detail');
+    await shootForDocs(page, 'deal-page');
 
     // Unknown deal.
     await page.goto('/deal/no-such-lot');
@@ -296,6 +317,10 @@ describe('web app in Chromium against the real API and database', () => {
     await shootBoth(page, 'deal-not-found');
 
     // Mobile: one column and the collapsible menu.
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/dashboard');
+    await page.getByText('51 deals found').waitFor();
+    await shootForDocs(page, 'dashboard');
     await page.setViewportSize(MOBILE);
     await page.goto('/dashboard');
     await page.getByText('51 deals found').waitFor();

@@ -16,7 +16,7 @@ import { municibidAdapter } from '../../services/crawler/adapters/municibid.js';
 import { westAuctionAdapter } from '../../services/crawler/adapters/westauction.js';
 import { requestCrawl, waitForRun } from '../../services/crawler/crawl-requests.js';
 import { startCrawlWorker } from '../../services/crawler/index.js';
-import { findSourceByName } from '../../services/crawler/repositories/sources-repository.js';
+import { findSourceByName } from '../../services/shared/repositories/sources-repository.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startRecordedSite, type RecordedSite } from '../support/recorded-site-server.js';
 import { recordedJson, testConfig } from '../support/recorded-sites.js';
@@ -88,7 +88,7 @@ describe('real-site adapters in the crawl pipeline', () => {
   });
 
   it('read the live robots.txt of an HTML site and obey it', async () => {
-    const { finished, sourceRow, db } = await crawl('municibid', 'municibid', 'User-agent: *\nDisallow: /Search/\n');
+    const { finished, sourceRow, db } = await crawl('municibid', 'municibid', 'User-agent: *\nDisallow: /browse\n');
     expect(site!.requests.map((r) => r.path)).toEqual(['/robots.txt']);
     expect(finished.outcome).not.toBeNull();
     const errors = await db.select().from(crawlErrors).where(and(eq(crawlErrors.sourceId, sourceRow.id), eq(crawlErrors.kind, 'robots')));
@@ -99,10 +99,18 @@ describe('real-site adapters in the crawl pipeline', () => {
   it('crawl an HTML site its robots.txt allows, and store its lots', async () => {
     const { finished, sourceRow, db } = await crawl('municibid', 'municibid', 'User-agent: *\nDisallow: /Account/\n');
     expect(finished.outcome).toBe('ok');
-    expect(site!.requests.map((r) => r.path)).toEqual(['/robots.txt', '/Search/Results']);
+    // Municibid's redesigned site: its browse page.
+    expect(site!.requests.map((r) => r.path)).toEqual(['/robots.txt', '/browse']);
     const rows = await db.select().from(listings).where(eq(listings.sourceId, sourceRow.id));
-    expect(rows).toHaveLength(34);
-    expect(rows.find((r) => r.externalId === '84127570')).toMatchObject({ title: 'Multiple office chairs', state: 'LA', bidCount: 7 });
+    expect(rows).toHaveLength(2);
+    expect(rows.find((r) => r.externalId === '86351268')).toMatchObject({
+      title: 'Adjustable height school desks - lot of 300',
+      city: 'Doylestown',
+      state: 'PA',
+      bidCount: 0,
+      originalUrl: 'https://municibid.com/listing/86351268/adjustable-height-school-desks-lot-of-300',
+    });
+    expect((await findSourceByName(db, 'municibid'))!.status).toBe('ok');
   });
 });
 
@@ -183,7 +191,8 @@ describe('partial updates merged into stored listings', () => {
   });
 
   it('Municibid: a listing-page re-check of a lot ending soon updates its bid and end time and keeps the location and image the search gave', async () => {
-    const municibid = quick(municibidAdapter);
+    // The old design's search page (lots found there keep their old /Listing/Details/ address).
+    const municibid = quick(municibidAdapter, (env) => [{ label: 'list', url: `${env.baseUrl}/Search/Results?page=1`, page: 1 }]);
     const { finished, sourceRow, db } = await crawl('municibid', 'municibid', 'User-agent: *\nDisallow: /Account/\n', { adapter: municibid });
     expect(finished.outcome).toBe('ok');
     const before = (await rowsOf(sourceRow.id)).find((r) => r.externalId === '84516049')!;

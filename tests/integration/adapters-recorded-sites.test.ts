@@ -84,11 +84,24 @@ describe('Purple Wave over HTTP', () => {
 });
 
 describe('Municibid over HTTP', () => {
-  it('reads the search page, then re-checks two lots on their listing pages', async () => {
+  it('reads the redesigned site: /browse, then listing pages (active, closed unsuccessful, removed)', async () => {
     const config = await serve('municibid', 'municibid');
     const env = adapterEnv(municibidAdapter, config);
-    const recheck = ['84516049', '82394410'].map((id) => municibidAdapter.detailStep!({ externalId: id, originalUrl: '' }, env)!);
+    const recheck = ['86233903', '86003942', '86000001'].map((id) => municibidAdapter.detailStep!({ externalId: id, originalUrl: `https://municibid.com/listing/${id}` }, env)!);
     const crawl = await crawlThroughFetcher(municibidAdapter, config, { startSteps: [...municibidAdapter.start(env), ...recheck] });
+    expect(site!.requests.map((r) => r.path)).toEqual(['/browse', '/listing/86233903', '/listing/86003942', '/listing/86000001']);
+    expect(crawl.steps.map((s) => [s.outcome, s.found])).toEqual([['routed', 2], ['routed', 1], ['routed', 1], ['not-found', 0]]);
+    for (const l of crawl.listings) expectWholeListing(l);
+    expect(crawl.updates.find((u) => u.externalId === '86003942')).toMatchObject({ status: 'closed', soldPrice: null, bidCount: 0 });
+    expect(crawl.updates.find((u) => u.externalId === '86233903')).toMatchObject({ status: 'open', currentBid: 195, bidCount: 1 });
+  });
+
+  it('still reads the old design: the search page, then two lots on their old listing pages', async () => {
+    const config = await serve('municibid', 'municibid');
+    const env = adapterEnv(municibidAdapter, config);
+    const recheck = ['84516049', '82394410'].map((id) => municibidAdapter.detailStep!({ externalId: id, originalUrl: `https://municibid.com/Listing/Details/${id}` }, env)!);
+    const oldStart = { label: 'list' as const, url: `${env.baseUrl}/Search/Results?page=1`, page: 1 };
+    const crawl = await crawlThroughFetcher(municibidAdapter, config, { startSteps: [oldStart, ...recheck] });
     expect(site!.requests.map((r) => r.path)).toEqual(['/Search/Results', '/Listing/Details/84516049', '/Listing/Details/82394410']);
     expect(crawl.steps.map((s) => s.found)).toEqual([34, 1, 1]);
     const sold = crawl.updates.find((l) => l.externalId === '82394410');

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Config } from '../../services/shared/config.js';
-import { sitesDir, testConfig } from './recorded-sites.js';
+import { repoSitesDir, sitesDir, testConfig } from './recorded-sites.js';
 
 export type RecordedRequest = { method: string; path: string; query: URLSearchParams; headers: IncomingMessage['headers']; body: string };
 
@@ -54,6 +54,8 @@ function jsonBody(body: string): unknown {
   }
 }
 
+const MUNICIBID_NEXT = new SiteFiles(path.join(repoSitesDir(), 'municibid-next'));
+
 const WEST_ITEMS_PER_PAGE = 12;
 const RB_PAGE_SIZE = 60;
 
@@ -87,6 +89,13 @@ const ROUTES: Record<string, Route> = {
 
   municibid: (req, files) => {
     if (req.method !== 'GET') return null;
+    // The redesigned site (recorded pages kept in the repository): browse page 1, two listing
+    // pages, and its not-found page (a Next.js site renders it with the rest of its template) for
+    // any other listing.
+    if (req.path === '/browse' && (req.query.get('page') ?? '0') === '0') return html(MUNICIBID_NEXT.text('browse_desks_chairs_active.html'));
+    if (req.path === '/listing/86233903') return html(MUNICIBID_NEXT.text('detail_active_86233903.html'));
+    if (req.path === '/listing/86003942') return html(MUNICIBID_NEXT.text('detail_closed_unsuccessful_86003942.html'));
+    if (/^\/listing\/\d+(\/[a-z0-9-]+)?$/.test(req.path)) return html(MUNICIBID_NEXT.text('detail_not_found.html'));
     if (req.path === '/Search/Results' && (req.query.get('page') ?? '1') === '1') return html(files.text('search-results-active-chairs_TRIMMED_BlackWhole_discover_active_chairs.html'));
     if (req.path === '/Listing/Details/84516049') return html(files.text('detail-active-84516049_TRIMMED_BlackWhole.html'));
     if (req.path === '/Listing/Details/82394410') return html(files.text('detail-closed-sold-82394410_TRIMMED_BlackWhole.html'));

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { CrawlLabel, FetchedPage } from '../../services/crawler/adapter.js';
 import type { ScrapedListing } from '../../services/crawler/normalize/listing.js';
@@ -24,6 +25,18 @@ export function recordedPath(site: string, file: string, config?: Config): strin
 
 export function readRecorded(site: string, file: string, config?: Config): string {
   return readFileSync(recordedPath(site, file, config), 'utf8');
+}
+
+/**
+ * Recorded pages kept in the repository (`tests/fixtures/sites/<site>/`, each with its origin in
+ * that folder's SOURCE.md): captures found after ../shared's set was made, e.g. Municibid's new site.
+ */
+export function repoSitesDir(): string {
+  return fileURLToPath(new URL('../fixtures/sites/', import.meta.url));
+}
+
+export function readRepoRecorded(site: string, file: string): string {
+  return readFileSync(path.join(repoSitesDir(), site, file), 'utf8');
 }
 
 export function recordedJson<T = unknown>(site: string, file: string): T {

@@ -13,6 +13,16 @@ describe('untrusted text', () => {
     expect(cleanText('<img src=x onerror=alert(1)>hello')).toBe('hello');
   });
 
+  it('decodes every HTML entity, not only a short list: names, numbers, legacy forms, escaped markup stays text', () => {
+    // Names the old hand table lacked (&sup2;, &Uuml;, &frac13;, &hArr;, &NotEqualTilde;) and a legacy form without ";".
+    expect(cleanLine('20 m&sup2; &Uuml;bersicht &frac13; &hArr; &NotEqualTilde; 5&nbsp;ton &copy 2024')).toBe('20 m² Übersicht ⅓ ⇔ ≂̸ 5 ton © 2024');
+    expect(cleanLine('Bobcat&#x2019;s &#8220;S650&#8221; &eacute;')).toBe('Bobcat’s “S650” é');
+    // Decoded markup is stripped, never kept as markup.
+    expect(cleanLine('&lt;img src=x onerror=alert(1)&gt;Loader')).toBe('Loader');
+    // An unknown name stays as written.
+    expect(cleanLine('AT&T &bogus; bucket')).toBe('AT&T &bogus; bucket');
+  });
+
   it('keeps only absolute http(s) URLs', () => {
     expect(absoluteUrl('/images/1.jpg', page)).toBe('https://auctions.example.com/images/1.jpg');
     expect(absoluteUrl('javascript:alert(1)', page)).toBeNull();

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../../shared/config.js';
 import type { SourceAdapter } from '../adapter.js';
-import type { SourceRegistration } from '../repositories/sources-repository.js';
+import type { SourceRegistration } from '../../shared/repositories/sources-repository.js';
 import { bidSpotterAdapter } from './bidspotter.js';
 import { demoAdapter } from './demo-adapter.js';
 import { govDealsAdapter } from './govdeals.js';

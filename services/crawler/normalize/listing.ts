@@ -39,6 +39,13 @@ export type ScrapedListing = {
   /** The final price when the source shows it for a closed lot. */
   soldPrice?: Loose;
   images?: (string | null | undefined)[];
+  /**
+   * Who sells the lot (a government agency on Municibid). Listings have no column for it yet:
+   * it reaches storage only inside the raw payload.
+   */
+  seller?: string | null;
+  /** Whether the reserve is met (null: no reserve, or not said); like `seller`, only in the raw payload for now. */
+  reserveMet?: boolean | null;
   /** The lot's part of the fetched payload, kept for re-parsing. */
   raw?: unknown;
 };

@@ -3,21 +3,15 @@
  * decoded, control characters removed, whitespace collapsed, length capped. It is never markup
  * afterwards — whatever renders it escapes it.
  */
+import { decodeHTML } from 'entities';
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…',
-  rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“', deg: '°', frac12: '½', frac14: '¼', frac34: '¾',
-  times: '×', reg: '®', trade: '™', copy: '©', bull: '•', middot: '·', eacute: 'é', prime: '′', Prime: '″',
-};
-
+/**
+ * Every HTML entity a page may use (the whole HTML5 table, numeric references, and the legacy
+ * forms without a semicolon that browsers accept), as a browser would decode it: the `entities`
+ * package cheerio itself uses, instead of a hand table that missed most names.
+ */
 export function decodeEntities(value: string): string {
-  return value.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z][a-z0-9]{1,31});/gi, (match, entity: string) => {
-    if (entity[0] === '#') {
-      const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : '';
-    }
-    return NAMED_ENTITIES[entity] ?? NAMED_ENTITIES[entity.toLowerCase()] ?? match;
-  });
+  return value.includes('&') ? decodeHTML(value) : value;
 }
 
 // C0/C1 controls (except tab/newline), zero-width and bidi overrides: invisible and abusable.

@@ -6,7 +6,7 @@
  */
 import robotsParser from 'robots-parser';
 import type { Db } from '../../shared/database/db.js';
-import { findFreshRobots, saveRobots, type RobotsEntry } from '../repositories/robots-cache-repository.js';
+import { findFreshRobots, saveRobots, type RobotsEntry } from '../../shared/repositories/robots-cache-repository.js';
 
 export const ROBOTS_AGENT = 'DealRadarBot';
 const DAY_MS = 24 * 3600_000;

@@ -1,7 +1,7 @@
 /** robots.txt per origin, shared by every crawler replica. */
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { robotsCache } from '../../../db/schema/crawl.js';
-import type { DbOrTx } from '../../shared/database/db.js';
+import type { DbOrTx } from '../database/db.js';
 
 export type RobotsEntry = typeof robotsCache.$inferSelect;
 

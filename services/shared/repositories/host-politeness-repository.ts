@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../shared/database/db.js';
+import type { Db } from '../database/db.js';
 
 export type HostLimits = { minDelayMs: number; maxConcurrency: number };
 export type SlotClaim = { granted: true; leaseId: string } | { granted: false; waitMs: number };

@@ -9,9 +9,9 @@
  */
 import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { listingImages, listings, priceObservations, soldResults } from '../../../db/schema/listings.js';
-import type { Db, DbOrTx } from '../../shared/database/db.js';
-import { listingSlug } from '../../shared/slug.js';
-import { mergeLot, type LotPatch, type NormalizedListing } from '../normalize/listing.js';
+import type { Db, DbOrTx } from '../database/db.js';
+import { listingSlug } from '../slug.js';
+import { mergeLot, type LotPatch, type NormalizedListing } from '../../crawler/normalize/listing.js';
 
 export type StoreOutcome = 'new' | 'updated' | 'unchanged';
 

@@ -5,7 +5,9 @@
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { crawlRuns, crawlRunSteps, type CrawlRun } from '../../../db/schema/crawl.js';
-import type { Db, DbOrTx } from '../../shared/database/db.js';
+import type { Db, DbOrTx } from '../database/db.js';
+import type { SourceStatus } from '../../../db/schema/catalog.js';
+import { runErrorDetail, type CrawlErrorKind } from './crawl-errors-repository.js';
 import { recordSourceOutcome } from './sources-repository.js';
 
 export type RunStats = Partial<Pick<CrawlRun, 'pages' | 'lotsNew' | 'lotsUpdated' | 'lotsUnchanged' | 'errors'>>;
@@ -111,10 +113,17 @@ export async function finishStep(
   return closeRun(db, runId);
 }
 
-/** Finishes a running run now (last step done, or swept as stale) and records its outcome on the source. */
+/**
+ * Finishes a running run now (last step done, or swept as stale) and records its outcome on the
+ * source: `blocked` (a challenge page), `login-required` (only login walls, no lots), `ok` (lots
+ * stored), `layout-changed` (no lots, and pages that should hold listings failed to: parse errors
+ * or content pages without any), `error` (other failures), else `empty`.
+ */
 export async function closeRun(db: DbOrTx, runId: number): Promise<CrawlRun | undefined> {
   // One transaction: whoever sees the run finished sees the source's status from it too.
   return db.transaction(async (tx) => {
+    const errorsOf = (kind: string) => sql`EXISTS (SELECT 1 FROM crawl_errors e WHERE e.run_id = ${crawlRuns.id} AND e.kind = ${kind})`;
+    const lots = sql`${crawlRuns.lotsNew} + ${crawlRuns.lotsUpdated} + ${crawlRuns.lotsUnchanged}`;
     const [finished] = await tx
       .update(crawlRuns)
       .set({
@@ -122,13 +131,21 @@ export async function closeRun(db: DbOrTx, runId: number): Promise<CrawlRun | un
         finishedAt: sql`now()`,
         outcome: sql`CASE
           WHEN ${crawlRuns.blocked} THEN 'blocked'
-          WHEN ${crawlRuns.lotsNew} + ${crawlRuns.lotsUpdated} + ${crawlRuns.lotsUnchanged} > 0 THEN 'ok'
+          WHEN ${lots} = 0 AND ${errorsOf('login')} THEN 'login-required'
+          WHEN ${lots} > 0 THEN 'ok'
+          WHEN ${errorsOf('parse')} THEN 'layout-changed'
           WHEN ${crawlRuns.errors} > 0 THEN 'error'
           ELSE 'empty' END`,
       })
       .where(and(eq(crawlRuns.id, runId), eq(crawlRuns.state, 'running')))
       .returning();
-    if (finished) await recordSourceOutcome(tx, finished.sourceId, finished.outcome ?? 'error', finished.finishedAt ?? new Date());
+    if (finished) {
+      const outcome = (finished.outcome ?? 'error') as SourceStatus;
+      const detailKinds: Partial<Record<SourceStatus, CrawlErrorKind[]>> = { 'layout-changed': ['parse'], 'login-required': ['login'], blocked: ['blocked'] };
+      const kinds = detailKinds[outcome];
+      const detail = kinds ? await runErrorDetail(tx, finished.id, kinds) : undefined;
+      await recordSourceOutcome(tx, finished.sourceId, outcome, finished.finishedAt ?? new Date(), detail);
+    }
     return finished;
   });
 }

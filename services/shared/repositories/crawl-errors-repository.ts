@@ -1,9 +1,14 @@
 /** What went wrong during crawls, per source and run; read by `npm run sources` and the CLI summary. */
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { crawlErrors, crawlRuns } from '../../../db/schema/crawl.js';
-import type { DbOrTx } from '../../shared/database/db.js';
+import type { DbOrTx } from '../database/db.js';
 
-export type CrawlErrorKind = 'http' | 'network' | 'parse' | 'robots' | 'blocked' | 'refused' | 'too-large' | 'internal';
+/**
+ * `parse`: a page that should hold listings did not (a ParseError, or a content page with none) —
+ * what makes a run `layout-changed`; `login`: a login wall; `not-found`: the lot is gone (an HTTP
+ * 404 or a site's not-found template).
+ */
+export type CrawlErrorKind = 'http' | 'network' | 'parse' | 'robots' | 'blocked' | 'login' | 'not-found' | 'refused' | 'too-large' | 'internal';
 
 export async function recordCrawlError(
   db: DbOrTx,
@@ -30,4 +35,17 @@ export async function countSourceErrorsSince(db: DbOrTx, sourceId: number, since
     .from(crawlErrors)
     .where(and(eq(crawlErrors.sourceId, sourceId), gte(crawlErrors.createdAt, since)));
   return row?.n ?? 0;
+}
+
+/** A run's failing URLs (distinct, latest first) and latest message for the given kinds. */
+export async function runErrorDetail(db: DbOrTx, runId: number, kinds: CrawlErrorKind[], limit = 5): Promise<{ message: string | null; urls: string[] }> {
+  const rows = await db
+    .select({ url: crawlErrors.url, message: crawlErrors.message })
+    .from(crawlErrors)
+    .where(and(eq(crawlErrors.runId, runId), inArray(crawlErrors.kind, kinds)))
+    .orderBy(desc(crawlErrors.id))
+    .limit(200);
+  const urls: string[] = [];
+  for (const r of rows) if (r.url && !urls.includes(r.url) && urls.length < limit) urls.push(r.url);
+  return { message: rows[0]?.message ?? null, urls };
 }
