@@ -48,7 +48,7 @@ import { ListingIndexSync } from '../../services/listings/listing-index-sync.js'
 import { ListingIndex } from '../../services/listings/listing-index/index.js';
 import { readIndexSnapshot } from '../../services/listings/listing-index-snapshot-file.js';
 import { ListingsQuery } from '../../services/listings/listings-query.js';
-import { applyLotUpdate } from '../../services/crawler/repositories/listing-store-repository.js';
+import { applyLotUpdate } from '../../services/shared/repositories/listing-store-repository.js';
 import { writeListingScore } from '../../services/shared/repositories/listing-scores-repository.js';
 import { BENCH_SOURCES, seedListings } from '../seed-listings.js';
 
