@@ -226,13 +226,16 @@ async function drive(base: string, shape: Shape, seconds: number, record: boolea
 }
 
 /** Until `/api/health/` answers 200: the API listens and its listing index is ready (503 `starting` before). */
-async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
+/** Waits for `/api/health/` 200; returns when the process first answered it at all (a 503 `starting` while its index loads). */
+async function waitForHealth(base: string, child: ChildProcess): Promise<{ listeningAt: number }> {
   const deadline = Date.now() + 300_000;
+  let listeningAt: number | null = null;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${base}/api/health/`);
-      if (res.ok) return;
+      listeningAt ??= performance.now();
+      if (res.ok) return { listeningAt };
     } catch {
       /* not listening yet */
     }
@@ -595,13 +598,14 @@ async function main(): Promise<void> {
     await stopApi(api);
     spawned = performance.now();
     api = startApi();
-    await waitForHealth(base, api);
+    const { listeningAt } = await waitForHealth(base, api);
     const readySeconds = (performance.now() - spawned) / 1000;
+    const listeningSeconds = (listeningAt - spawned) / 1000;
     const first = await fetch(`${base}${L}`, { signal: AbortSignal.timeout(60_000) });
     if (!first.ok) throw new Error(`first list request: ${first.status} ${await first.text()}`);
     const firstList = (performance.now() - spawned) / 1000;
     const apiRssReady = rssMiB(api.pid);
-    log(`restart: ready after ${readySeconds.toFixed(1)} s, first list answered after ${firstList.toFixed(1)} s (index restored from ${snapshotFile}); API RSS ${apiRssReady.toFixed(0)} MiB`);
+    log(`restart: answering (503 starting) after ${listeningSeconds.toFixed(1)} s, ready after ${readySeconds.toFixed(1)} s, first list answered after ${firstList.toFixed(1)} s (index restored from ${snapshotFile}); API RSS ${apiRssReady.toFixed(0)} MiB`);
     // Settle (garbage from the start, cold code) before the first measured shape.
     await drive(base, SHAPES[0]!, 5, false);
     log(`API (child pid ${api.pid}) on ${base}; ${CONNECTIONS} connections, ${DURATION} s per shape after a 2 s warm-up`);
@@ -707,6 +711,7 @@ async function main(): Promise<void> {
         load_average: os.loadavg(),
         health_rps: health?.rps ?? null,
         ready_seconds: readySeconds,
+        listening_seconds: listeningSeconds,
         first_start_seconds: firstReady,
         index_rss_mib: memory?.rssMiB ?? null,
         freshness_seconds: freshness.seconds.length > 0 ? percentile(freshness.seconds, 95) : null,

@@ -66,9 +66,8 @@ function capacityFor(n: number): number {
 
 export class SnapshotIndex extends QueryCompiler {
   /**
-   * The content as flat arrays, renumbered in deal_score_high order. Folds the delta in first
-   * (a linear merge), so it also drops dead slots from the orders; the live index is unchanged
-   * otherwise and keeps answering.
+   * The content as flat arrays, renumbered in deal_score_high order, live listings only (the
+   * index itself is left as it is and keeps answering).
    */
   toColumns(): IndexColumns {
     const steps = this.columnSteps();
@@ -95,11 +94,35 @@ export class SnapshotIndex extends QueryCompiler {
   private *columnSteps(): Generator<void, IndexColumns> {
     const SLICE = 65_536;
     this.finishLoad();
-    // Merged already (mergeDeltaInSteps, say): only the slots killed since are skipped here.
-    if (this.slotCount > this.deltaFrom) this.mergeDelta();
+    // Each order as of now, its main part merged with its delta here (the index's own merge is
+    // left to the sync's stepped merges: at a million listings a merge in one go is a stall of
+    // hundreds of milliseconds, seconds on a loaded machine). Taken by reference now: merges
+    // replace main orders and deltas rather than change them, and upserts splice deltas, so the
+    // deltas are copied; `alive` as of now picks the same listings from every order.
     const alive = this.alive.slice(0, this.slotCount);
-    const byScore = this.main[0]!.filter((s) => alive[s] === 1);
-    const others = this.main.slice(1);
+    const mains = this.main.slice();
+    const deltas = this.delta.map((d) => d.filter((s) => alive[s] === 1));
+    const ordered: Int32Array[] = [];
+    for (let o = 0; o < mains.length; o++) {
+      const main = mains[o]!;
+      const delta = deltas[o]!;
+      const out = new Int32Array(main.length + delta.length);
+      let i = 0;
+      let j = 0;
+      let k = 0;
+      while (i < main.length || j < delta.length) {
+        for (let c = 0; c < SLICE && (i < main.length || j < delta.length); c++) {
+          let s: number;
+          if (j >= delta.length || (i < main.length && this.compare(o, main[i]!, delta[j]!) < 0)) s = main[i++]!;
+          else s = delta[j++]!;
+          if (alive[s] === 1) out[k++] = s;
+        }
+        yield;
+      }
+      ordered.push(out.subarray(0, k));
+    }
+    const byScore = ordered[0]!;
+    const others = ordered.slice(1);
     const n = byScore.length;
     const newOf = new Int32Array(this.slotCount).fill(-1);
     for (let k = 0; k < n; k++) newOf[byScore[k]!] = k;
@@ -132,7 +155,7 @@ export class SnapshotIndex extends QueryCompiler {
     for (const main of others) {
       const order = new Int32Array(n);
       let k = 0;
-      for (let i = 0; i < main.length; i++) if (alive[main[i]!] === 1) order[k++] = newOf[main[i]!]!;
+      for (let i = 0; i < main.length; i++) order[k++] = newOf[main[i]!]!;
       orders.push(order);
       yield;
     }
