@@ -164,7 +164,8 @@ export class ListingIndexSync {
         .catch(() => {})
         .then(() => {
           this.queued = null;
-          return this.sync();
+          // Closed meanwhile (shutdown): the sync that ran is the last one, not a failure to log.
+          return this.closed ? undefined : this.sync();
         });
     }
     return this.queued;
