@@ -196,7 +196,7 @@ export class ListingIndexSync {
       const listed = await findListedForIndex(db, changes.ids);
       const stillListed = new Set(listed.map((l) => l.id));
       for (const id of changes.ids) if (!stillListed.has(id)) this.index.remove(id);
-      for (const listing of listed) this.index.upsert(listing);
+      this.index.upsertMany(listed);
       this.applied++;
       if (this.index.needsMerge) this.mergeInBackground(this.index);
     }

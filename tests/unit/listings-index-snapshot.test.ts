@@ -195,6 +195,25 @@ describe('work in steps while the index keeps changing', () => {
     expectSameAnswers(twin, live, random, now, 50);
   });
 
+  it('a batch of upserts (a sync catching up) answers as the same upserts one by one, through merges and later changes', () => {
+    const { index, random, now, nextId } = churned(31, 40);
+    const twin = ListingIndex.fromColumns(index.toColumns(), { maxDelta: 64, minBitsetPostings: 40 });
+    const batched = ListingIndex.fromColumns(index.toColumns(), { maxDelta: 64, minBitsetPostings: 40 });
+    let id = nextId;
+    for (const size of [40, 500, 3, 200, 33]) {
+      const batch = Array.from({ length: size }, () => randomListing(random, random() < 0.5 ? id++ : 1 + Math.floor(random() * 500), now));
+      batch.push({ ...batch[0]!, priceUsd: 123_456 }); // the same listing twice in one batch: the last wins
+      for (const l of batch) twin.upsert(l);
+      batched.upsertMany(batch);
+      for (let k = 0; k < 5; k++) {
+        const gone = 1 + Math.floor(random() * 500);
+        expect(batched.remove(gone)).toBe(twin.remove(gone));
+      }
+      expect(batched.size).toBe(twin.size);
+      expectSameAnswers(twin, batched, random, now, 60);
+    }
+  });
+
   it('columns taken in steps are the content as of the start, whatever changes meanwhile', async () => {
     const { index, random, now, nextId } = churned(12, 40);
     const before = ListingIndex.fromColumns(index.toColumns());
