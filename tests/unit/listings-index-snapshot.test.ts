@@ -214,6 +214,34 @@ describe('work in steps while the index keeps changing', () => {
     }
   });
 
+  it('a merge in steps still installs exactly when the index grows while it runs', async () => {
+    const { index, random, now, nextId } = churned(13, 40);
+    const twin = ListingIndex.fromColumns(index.toColumns(), { minBitsetPostings: 40, maxDelta: 256 });
+    const live = ListingIndex.fromColumns(index.toColumns(), { minBitsetPostings: 40, maxDelta: 256 });
+    live.backgroundMerge = true;
+    let id = nextId;
+    const upsert = (count: number) => {
+      for (let k = 0; k < count; k++) {
+        const l = random() < 0.7 ? randomListing(random, id++, now) : randomListing(random, 1 + Math.floor(random() * 500), now);
+        live.upsert(l);
+        twin.upsert(l);
+      }
+    };
+    upsert(300);
+    const capacityOf = (i: ListingIndex) => (i as unknown as { capacity: number }).capacity;
+    const capacity = capacityOf(live);
+    let burst = true;
+    const merged = await live.mergeDeltaInSteps(async () => {
+      if (burst) upsert(1600); // past the capacity: every column grows under the merge
+      burst = false;
+    }, 64);
+    expect(merged).toBe(true);
+    expect(capacityOf(live)).toBeGreaterThan(capacity);
+    expectSameAnswers(twin, live, random, now, 80);
+    upsert(200);
+    expectSameAnswers(twin, live, random, now, 40);
+  });
+
   it('columns taken in steps are the content as of the start, whatever changes meanwhile', async () => {
     const { index, random, now, nextId } = churned(12, 40);
     const before = ListingIndex.fromColumns(index.toColumns());

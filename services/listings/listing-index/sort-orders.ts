@@ -274,14 +274,34 @@ export class SortOrders extends PostingStore {
       const categories = this.categoryCodes();
       const byCategory: Array<Map<number, Int32Array>> = [];
       for (const order of merged) {
-        byCategory.push(this.splitByCategory(order, categories));
-        if (!(await step(order.length))) return false;
+        const split = this.splitSteps(order, categories, 4096);
+        for (let r = split.next(); ; r = split.next()) {
+          if (r.done) {
+            byCategory.push(r.value);
+            break;
+          }
+          if (!(await step(4096))) return false;
+        }
+      }
+      // Positions built aside too (the index may grow meanwhile: then they are widened at install).
+      const positions: Int32Array[] = [];
+      for (const order of merged) {
+        const position = new Int32Array(this.capacity).fill(-1);
+        for (let p = 0; p < order.length; p++) {
+          position[order[p]!] = p;
+          if ((p & 4095) === 4095 && !(await step(4096))) return false;
+        }
+        positions.push(position);
       }
       for (let o = 0; o < ORDERS.length; o++) {
-        const position = this.position[o]!;
-        position.fill(-1);
+        let position = positions[o]!;
+        if (position.length < this.capacity) {
+          const wider = new Int32Array(this.capacity).fill(-1);
+          wider.set(position);
+          position = wider;
+        }
+        this.position[o] = position;
         const order = merged[o]!;
-        for (let p = 0; p < order.length; p++) position[order[p]!] = p;
         this.main[o] = order;
         this.delta[o] = this.delta[o]!.filter((s) => s >= frozen);
         this.byCategory[o] = byCategory[o]!;
@@ -386,15 +406,30 @@ export class SortOrders extends PostingStore {
     return { codes, slotCode };
   }
 
-  protected splitByCategory(order: Int32Array, { codes, slotCode }: { codes: Map<number, number>; slotCode: Int32Array }): Map<number, Int32Array> {
+  protected splitByCategory(order: Int32Array, categories: { codes: Map<number, number>; slotCode: Int32Array }): Map<number, Int32Array> {
+    const steps = this.splitSteps(order, categories, Infinity);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /** splitByCategory, yielding after each `slice` slots of work (a stepped merge pauses there). */
+  protected *splitSteps(order: Int32Array, { codes, slotCode }: { codes: Map<number, number>; slotCode: Int32Array }, slice: number): Generator<void, Map<number, Int32Array>> {
     const sizes = new Int32Array(codes.size);
-    for (let i = 0; i < order.length; i++) sizes[slotCode[order[i]!]!]!++;
+    for (let from = 0; from < order.length; from += slice) {
+      for (let i = from, end = Math.min(order.length, from + slice); i < end; i++) sizes[slotCode[order[i]!]!]!++;
+      yield;
+    }
     const parts = Array.from(sizes, (size) => new Int32Array(size));
     const filled = new Int32Array(codes.size);
-    for (let i = 0; i < order.length; i++) {
-      const s = order[i]!;
-      const code = slotCode[s]!;
-      parts[code]![filled[code]!++] = s;
+    for (let from = 0; from < order.length; from += slice) {
+      for (let i = from, end = Math.min(order.length, from + slice); i < end; i++) {
+        const s = order[i]!;
+        const code = slotCode[s]!;
+        parts[code]![filled[code]!++] = s;
+      }
+      yield;
     }
     return new Map([...codes].map(([category, code]) => [category, parts[code]!]));
   }
