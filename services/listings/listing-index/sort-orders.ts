@@ -11,6 +11,7 @@
 import { TermList, sameKind } from './bits.js';
 import { PostingStore, type Postings } from './posting-store.js';
 import type { IndexedListing, IndexOptions, IndexSort } from './types.js';
+import { categoryCodes, splitByCategory, splitSteps, type CategoryCodes } from './category-split.js';
 
 export const ORDERS: readonly Exclude<IndexSort, 'relevance'>[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high'];
 type Order = (typeof ORDERS)[number];
@@ -274,7 +275,7 @@ export class SortOrders extends PostingStore {
       const categories = this.categoryCodes();
       const byCategory: Array<Map<number, Int32Array>> = [];
       for (const order of merged) {
-        const split = this.splitSteps(order, categories, 4096);
+        const split = splitSteps(order, categories, 4096);
         for (let r = split.next(); ; r = split.next()) {
           if (r.done) {
             byCategory.push(r.value);
@@ -387,50 +388,12 @@ export class SortOrders extends PostingStore {
     this.tail = this.tail.filter((t) => this.alive[t] === 1);
   }
 
-  /** A dense code per slot's category (so splitting an order is two typed-array passes). */
-  protected categoryCodes(): { codes: Map<number, number>; slotCode: Int32Array } {
-    const codes = new Map<number, number>();
-    const slotCode = new Int32Array(this.slotCount);
-    let last = NaN;
-    let lastCode = 0;
-    for (let s = 0; s < this.slotCount; s++) {
-      const category = this.category[s]!;
-      if (category !== last) {
-        let code = codes.get(category);
-        if (code === undefined) codes.set(category, (code = codes.size));
-        last = category;
-        lastCode = code;
-      }
-      slotCode[s] = lastCode;
-    }
-    return { codes, slotCode };
+  /** A dense code per slot's category (see category-split.ts). */
+  protected categoryCodes(): CategoryCodes {
+    return categoryCodes(this.category, this.slotCount);
   }
 
-  protected splitByCategory(order: Int32Array, categories: { codes: Map<number, number>; slotCode: Int32Array }): Map<number, Int32Array> {
-    const steps = this.splitSteps(order, categories, Infinity);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
-  }
-
-  /** splitByCategory, yielding after each `slice` slots of work (a stepped merge pauses there). */
-  protected *splitSteps(order: Int32Array, { codes, slotCode }: { codes: Map<number, number>; slotCode: Int32Array }, slice: number): Generator<void, Map<number, Int32Array>> {
-    const sizes = new Int32Array(codes.size);
-    for (let from = 0; from < order.length; from += slice) {
-      for (let i = from, end = Math.min(order.length, from + slice); i < end; i++) sizes[slotCode[order[i]!]!]!++;
-      yield;
-    }
-    const parts = Array.from(sizes, (size) => new Int32Array(size));
-    const filled = new Int32Array(codes.size);
-    for (let from = 0; from < order.length; from += slice) {
-      for (let i = from, end = Math.min(order.length, from + slice); i < end; i++) {
-        const s = order[i]!;
-        const code = slotCode[s]!;
-        parts[code]![filled[code]!++] = s;
-      }
-      yield;
-    }
-    return new Map([...codes].map(([category, code]) => [category, parts[code]!]));
+  protected splitByCategory(order: Int32Array, categories: CategoryCodes): Map<number, Int32Array> {
+    return splitByCategory(order, categories);
   }
 }
