@@ -15,3 +15,8 @@ export function registerListingIndex(owner: object, sync: ListingIndexSync): voi
 export function listingIndexStatus(owner: object): ListingIndexStatus | null {
   return indexes.get(owner)?.status() ?? null;
 }
+
+/** The app's listing index itself (tests wait for a sync through it); null when the app serves no listings. */
+export function listingIndexOf(owner: object): ListingIndexSync | null {
+  return indexes.get(owner) ?? null;
+}

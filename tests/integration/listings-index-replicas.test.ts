@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type ApiApp } from '../../services/api/app.js';
 import { connectDatabase } from '../../services/shared/database/db.js';
 import type { AppContext } from '../../services/shared/context.js';
-import { listingIndexStatus } from '../../services/listings/listing-index-registry.js';
+import { listingIndexOf, listingIndexStatus } from '../../services/listings/listing-index-registry.js';
 import { ListingIndexSync } from '../../services/listings/listing-index-sync.js';
 import { seedListings } from '../../scripts/seed-listings.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -56,7 +56,8 @@ describe('listing index: start from a snapshot, replicas agree', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'index-replicas-'));
     file = path.join(dir, 'listing-index.snapshot');
-    ctx = await createTestContext({ env: { LISTINGS_INDEX_SNAPSHOT: file } });
+    // As in production: requests answer from an index up to 250 ms behind, never waiting for a sync.
+    ctx = await createTestContext({ env: { LISTINGS_INDEX_SNAPSHOT: file, LISTINGS_INDEX_MAX_STALENESS_MS: '250' } });
     other = postgres(ctx.database.url, { max: 2, onnotice: () => {} });
     await seedListings(other, { count: 600, sharedDir: ctx.config.SHARED_DIR });
   }, 60_000);
@@ -86,12 +87,15 @@ describe('listing index: start from a snapshot, replicas agree', () => {
       second = await buildApp(replica, { webDist: '/nonexistent' });
       await second.ready();
       await ready(second);
+      // Each process past every write so far (requests alone would get there within ~0.5 s).
+      const bothSynced = () => Promise.all([listingIndexOf(ctx)!.fresh(), listingIndexOf(replica)!.fresh()]);
       expect(listingIndexStatus(replica)).toMatchObject({ state: 'ready', source: 'snapshot' });
       const byPrice = (await second.inject({ method: 'GET', url: '/api/auctions/list/?sort_by=price_high' })).json();
       expect(byPrice.data.items[0]).toMatchObject({ id: top!.id });
+      await bothSynced();
       expect(await pages(second)).toEqual(await pages(first));
 
-      // Writes while both answer; once both have synced (every request syncs first) they agree.
+      // Writes while both answer; once both have synced they agree.
       let writing = true;
       let writes = 0;
       const writer = (async () => {
@@ -104,6 +108,7 @@ describe('listing index: start from a snapshot, replicas agree', () => {
       for (let round = 0; round < 3; round++) await Promise.all([pages(first), pages(second)]);
       writing = false;
       await writer;
+      await bothSynced();
       const [a, b] = [await pages(first), await pages(second)];
       expect(b).toEqual(a);
       expect((a[0] as { data: { pagination: { total_count: number } } }).data.pagination.total_count).toBeGreaterThan(100);

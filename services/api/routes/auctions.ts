@@ -27,12 +27,14 @@ import {
 export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const db = ctx.database.db;
-    // Which listings and in what order: this process's in-memory index, synced with every
-    // committed change before each request; a filter's count is reused a while (CountCache).
+    // Which listings and in what order: this process's in-memory index, at most
+    // LISTINGS_INDEX_MAX_STALENESS_MS behind the change log, never waited for once loaded; a
+    // filter's count is reused a while (CountCache).
     const index = new ListingIndexSync({
       client: ctx.database.sql,
       db,
       logger: app.log,
+      maxStalenessMs: ctx.config.LISTINGS_INDEX_MAX_STALENESS_MS,
       snapshotPath: ctx.config.LISTINGS_INDEX_SNAPSHOT ?? undefined,
     });
     registerListingIndex(ctx, index);
