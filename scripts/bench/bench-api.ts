@@ -11,12 +11,24 @@
  * index's own count and page times per shape and the EXPLAIN (ANALYZE) plans of the queries
  * PostgreSQL still runs per request. Talks only to 127.0.0.1.
  *
- * Also: --only <part,part…> (shapes whose name contains a part), --skip-plans, --cpu-prof <dir>
- * (a V8 CPU profile of the API child, written when it exits).
+ * Under real conditions too (issue #20): the API is started twice — the second start restores the
+ * listing index from the snapshot the first one wrote, and start-to-ready (spawn → `/api/health/`
+ * 200, lists answered) is timed; every list shape is then driven again while a writer changes
+ * 200 listings/s through the real write paths (the crawl store's lot updates and the scorer's
+ * score writes), and freshness probes time how long a writer's change takes to show in list
+ * answers (a new top price, at the top of price_high). The index's memory is measured in this
+ * process, restored as a starting API process restores it. `--json` ends the output with one JSON
+ * line (health_rps, ready_seconds, index_rss_mib, freshness_seconds, shapes, mixed_shapes).
+ *
+ * Also: --only <part,part…> (shapes whose name contains a part), --skip-plans, --skip-mixed,
+ * --write-rate <listings/s> (200), --cpu-prof <dir> (a V8 CPU profile of the API child, written
+ * when it exits).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +45,11 @@ import { listQuerySchema } from '../../services/listings/listing-schemas.js';
 import { cardsByIdsQuery, searchCorrectionsQuery } from '../../services/shared/repositories/listings-repository.js';
 import { changesSinceQuery, parseSnapshot } from '../../services/shared/repositories/listing-index-repository.js';
 import { ListingIndexSync } from '../../services/listings/listing-index-sync.js';
+import { ListingIndex } from '../../services/listings/listing-index/index.js';
+import { readIndexSnapshot } from '../../services/listings/listing-index-snapshot-file.js';
 import { ListingsQuery } from '../../services/listings/listings-query.js';
+import { applyLotUpdate } from '../../services/shared/repositories/listing-store-repository.js';
+import { writeListingScore } from '../../services/shared/repositories/listing-scores-repository.js';
 import { BENCH_SOURCES, seedListings } from '../seed-listings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,8 +65,18 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'string' },
     'skip-plans': { type: 'boolean', default: false },
     'plans-out': { type: 'string' },
+    'skip-mixed': { type: 'boolean', default: false },
+    'write-rate': { type: 'string', default: '200' },
+    json: { type: 'boolean', default: false },
+    // Internal: this script re-run as a child (the writer, or the memory measurement), so neither
+    // shares an event loop with autocannon (whose latencies would include the writer's work).
+    role: { type: 'string' },
+    'pg-url': { type: 'string' },
+    base: { type: 'string' },
+    snapshot: { type: 'string' },
   },
 });
+const WRITE_RATE = Number(args['write-rate']);
 const COUNT = Number(args.count);
 const SHARED_BUFFERS = '2GB';
 const DURATION = Number(args.duration);
@@ -199,19 +225,216 @@ async function drive(base: string, shape: Shape, seconds: number, record: boolea
   };
 }
 
-async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
+/** Until `/api/health/` answers 200: the API listens and its listing index is ready (503 `starting` before). */
+/** Waits for `/api/health/` 200; returns when the process first answered it at all (a 503 `starting` while its index loads). */
+async function waitForHealth(base: string, child: ChildProcess): Promise<{ listeningAt: number }> {
+  const deadline = Date.now() + 300_000;
+  let listeningAt: number | null = null;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${base}/api/health/`);
-      if (res.ok) return;
+      listeningAt ??= performance.now();
+      if (res.ok) return { listeningAt };
     } catch {
       /* not listening yet */
     }
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('API did not become healthy within 60 s');
+  throw new Error('API did not become healthy within 300 s');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resident memory of a process (MiB), from /proc. */
+function rssMiB(pid: number | undefined): number {
+  try {
+    const line = readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+    return line ? Number(line[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** A seeded open listing the writer may change, as the crawl store addresses it. */
+type WritableLot = { id: number; externalId: string; source: { id: number; name: string }; price: number };
+
+async function writableLots(sql: postgres.Sql, limit: number): Promise<WritableLot[]> {
+  const rows = await sql<Array<{ id: number; external_id: string; source_id: number; source_name: string; price: number | null }>>`
+    SELECT l.id, l.external_id, l.source_id, s.name AS source_name, l.price::float8 AS price
+    FROM listings l JOIN sources s ON s.id = l.source_id
+    WHERE l.status = 'open' AND l.auction_end_at > now() + interval '1 day' AND s.name = ANY(${BENCH_SOURCES.map((b) => b.name)})
+    ORDER BY l.id LIMIT ${limit}`;
+  return rows.map((r) => ({ id: r.id, externalId: r.external_id, source: { id: r.source_id, name: r.source_name }, price: r.price ?? 10_000 }));
+}
+
+/** One crawl lot update (a new bid: the listing's price and its place in the price orders move). */
+async function writeBid(db: ReturnType<typeof connectDatabase>['db'], lot: WritableLot, bid: number, bids: number): Promise<void> {
+  await applyLotUpdate(db, lot.source, { lot: { externalId: lot.externalId, currentBid: bid, bidCount: bids }, pageUrl: 'http://127.0.0.1/bench/lot', fetchedAt: new Date() }, { bench: true });
+}
+
+/**
+ * Changes `rate` listings a second until stopped, through the product's own write paths: half are
+ * crawl lot updates (storeListing's merge: a new bid, a price observation), half score writes (the
+ * scorer's writeListingScore: a new deal score). Paced by the clock, at most 16 writes in flight.
+ */
+function startWriter(url: string, lots: WritableLot[], rate: number) {
+  const database = connectDatabase(url, { max: 8 });
+  const started = performance.now();
+  let stopped = false;
+  let written = 0;
+  let failed = 0;
+  let inFlight = 0;
+  let k = 0;
+  const one = async () => {
+    const lot = lots[(k * 7919) % lots.length]!;
+    k++;
+    if (k % 2 === 0) await writeBid(database.db, lot, Math.max(500, Math.round(lot.price * (0.8 + ((k * 37) % 40) / 100))), 1 + (k % 40));
+    else {
+      await writeListingScore(database.db, lot.id, {
+        dealScore: (k * 53) % 101,
+        fairValue: lot.price * 1.2,
+        valueLow: lot.price,
+        valueHigh: lot.price * 1.4,
+        valuationConfidence: 0.5,
+        comparables: null,
+        modelVersion: 1,
+        scoredAt: new Date(),
+      });
+    }
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      const due = Math.floor(((performance.now() - started) / 1000) * rate) - (written + failed + inFlight);
+      for (let i = 0; i < due && inFlight < 16; i++) {
+        inFlight++;
+        one()
+          .then(() => written++, () => failed++)
+          .finally(() => inFlight--);
+      }
+      await sleep(10);
+    }
+    while (inFlight > 0) await sleep(10);
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      await database.close();
+      return { written, failed, seconds: (performance.now() - started) / 1000 };
+    },
+  };
+}
+
+/**
+ * Until stopped: a lot gets a bid above every price (the clock in tenths of a second), and the
+ * time until the list route shows it first in price_high, with that price, is recorded (s).
+ */
+function startFreshnessProbes(base: string, url: string, lots: WritableLot[]) {
+  const database = connectDatabase(url, { max: 2 });
+  const seconds: number[] = [];
+  let stopped = false;
+  let missed = 0;
+  const loop = (async () => {
+    for (let n = 0; !stopped; n++) {
+      const lot = lots[lots.length - 1 - (n % Math.min(500, lots.length))]!;
+      const bid = Math.floor(Date.now() / 100);
+      await writeBid(database.db, lot, bid, 1);
+      const committed = performance.now();
+      for (;;) {
+        const res = await fetch(`${base}${L}?sort_by=price_high`);
+        const top = res.ok ? ((await res.json()) as { data: { items: Array<{ id: number; price: number | null }> } }).data.items[0] : undefined;
+        const waited = (performance.now() - committed) / 1000;
+        if (top?.id === lot.id && Number(top.price) === bid) {
+          seconds.push(waited);
+          break;
+        }
+        if (waited > 10) {
+          missed++;
+          seconds.push(waited);
+          break;
+        }
+        await sleep(20);
+      }
+      await sleep(1000);
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      await database.close();
+      return { seconds: [...seconds].sort((a, b) => a - b), missed };
+    },
+  };
+}
+
+/**
+ * The index's memory, measured as an API process starting from the snapshot builds it: RSS of
+ * this process before and after restoring (garbage collected, the file's arrays released).
+ */
+async function indexMemory(snapshotFile: string): Promise<{ rssMiB: number; listings: number; restoreSeconds: number } | null> {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  gc();
+  const before = process.memoryUsage().rss;
+  const started = performance.now();
+  const read = await readIndexSnapshot(snapshotFile);
+  if ('missing' in read) return null;
+  const index = ListingIndex.fromColumns(read.columns);
+  const restoreSeconds = (performance.now() - started) / 1000;
+  read.columns = undefined as never;
+  gc();
+  gc();
+  await sleep(200);
+  const rssMiB = (process.memoryUsage().rss - before) / 2 ** 20;
+  return { rssMiB, listings: index.size, restoreSeconds };
+}
+
+/** Runs this script again as a child in `role`; resolves with the JSON line it prints when it ends. */
+function runChild<T>(role: string, extra: string[]): { stop(): Promise<T>; done: Promise<T> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--role', role, ...extra], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const done = new Promise<T>((resolve, reject) => {
+    child.once('exit', (code) => {
+      const last = out.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(last) as T);
+      } catch {
+        reject(new Error(`bench child ${role} exited with ${code}: ${out.slice(-500)}`));
+      }
+    });
+  });
+  return {
+    done,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return done;
+    },
+  };
+}
+
+/** `--role writer`: the writer and the freshness probes until SIGTERM, then their figures as one JSON line. */
+async function writerRole(): Promise<void> {
+  const url = args['pg-url']!;
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const lots = await writableLots(sql, 20_000);
+  await sql.end({ timeout: 5 });
+  const writer = startWriter(url, lots.slice(0, Math.max(1, lots.length - 500)), WRITE_RATE);
+  const probes = startFreshnessProbes(args.base!, url, lots);
+  await new Promise((resolve) => process.once('SIGTERM', resolve));
+  const writes = await writer.stop();
+  const freshness = await probes.stop();
+  process.stdout.write(`${JSON.stringify({ writes, freshness })}\n`);
+}
+
+/** `--role memory`: a fresh process restores the index from the snapshot and reports its RSS. */
+async function memoryRole(): Promise<void> {
+  process.stdout.write(`${JSON.stringify(await indexMemory(args.snapshot!))}\n`);
 }
 
 /**
@@ -220,9 +443,9 @@ async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
  * (ANALYZE) plans of the queries PostgreSQL still runs per request (the sync, the cards by id,
  * the typo corrections).
  */
-async function indexFigures(url: string, log: (line: string) => void): Promise<{ plans: string; summary: string }> {
+async function indexFigures(url: string, snapshotPath: string, log: (line: string) => void): Promise<{ plans: string; summary: string }> {
   const database = connectDatabase(url, { max: 2 });
-  const sync = new ListingIndexSync({ client: database.sql, db: database.db });
+  const sync = new ListingIndexSync({ client: database.sql, db: database.db, snapshotPath });
   const out: string[] = [];
   const summary = ['| shape | variants | count µs (median / worst variant) | page µs (median / worst variant) |', '|---|---:|---:|---:|'];
   try {
@@ -338,61 +561,90 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${port}`;
     // --cpu-prof <dir>: the API child writes a V8 CPU profile there when it exits (for finding per-request costs).
     const profiling = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
-    api = spawn(process.execPath, [...profiling, '--import', 'tsx', path.join(ROOT, 'services/api/main.ts')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATABASE_URL: pg.url,
-        DATA_DIR: dir,
-        JWT_SECRET: randomBytes(48).toString('base64url'),
-        SERVICES: 'api',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const snapshotFile = path.join(dir, 'listing-index.snapshot');
+    const startApi = () =>
+      spawn(process.execPath, [...profiling, '--import', 'tsx', path.join(ROOT, 'services/api/main.ts')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'warn',
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          DATABASE_URL: pg.url,
+          DATA_DIR: dir,
+          LISTINGS_INDEX_SNAPSHOT: snapshotFile,
+          JWT_SECRET: randomBytes(48).toString('base64url'),
+          SERVICES: 'api',
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+    const stopApi = async (child: ChildProcess) => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    };
+    // First start: from the snapshot a previous run left, else from PostgreSQL (which writes one).
+    let spawned = performance.now();
+    api = startApi();
     await waitForHealth(base, api);
-    // The API loads its listing index at start; the first list request waits for it.
-    const loadStarted = Date.now();
-    const first = await fetch(`${base}${L}`, { signal: AbortSignal.timeout(300_000) });
+    const firstReady = (performance.now() - spawned) / 1000;
+    log(`first start: ready (health 200) after ${firstReady.toFixed(1)} s${existsSync(snapshotFile) ? '' : ' (no snapshot yet: loaded from PostgreSQL)'}`);
+    for (const deadline = Date.now() + 120_000; !(existsSync(snapshotFile) && Date.now() - statSync(snapshotFile).mtimeMs < 240_000); ) {
+      if (Date.now() > deadline) throw new Error(`no recent index snapshot at ${snapshotFile}`);
+      await sleep(250);
+    }
+    // Second start, timed: what a restart, a deploy or a new replica waits for.
+    await stopApi(api);
+    spawned = performance.now();
+    api = startApi();
+    const { listeningAt } = await waitForHealth(base, api);
+    const readySeconds = (performance.now() - spawned) / 1000;
+    const listeningSeconds = (listeningAt - spawned) / 1000;
+    const first = await fetch(`${base}${L}`, { signal: AbortSignal.timeout(60_000) });
     if (!first.ok) throw new Error(`first list request: ${first.status} ${await first.text()}`);
-    log(`first list request answered after ${((Date.now() - loadStarted) / 1000).toFixed(1)} s (the API's listing index loading)`);
-    // The load leaves garbage and cold code behind: settle before the first measured shape.
+    const firstList = (performance.now() - spawned) / 1000;
+    const apiRssReady = rssMiB(api.pid);
+    log(`restart: answering (503 starting) after ${listeningSeconds.toFixed(1)} s, ready after ${readySeconds.toFixed(1)} s, first list answered after ${firstList.toFixed(1)} s (index restored from ${snapshotFile}); API RSS ${apiRssReady.toFixed(0)} MiB`);
+    // Settle (garbage from the start, cold code) before the first measured shape.
     await drive(base, SHAPES[0]!, 5, false);
     log(`API (child pid ${api.pid}) on ${base}; ${CONNECTIONS} connections, ${DURATION} s per shape after a 2 s warm-up`);
 
     const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ');
     log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average before the run ${load()}`);
-    const results: ShapeResult[] = [];
-    for (const shape of SHAPES) {
-      // --only takes one or more comma-separated parts of shape names.
-      if (args.only && !args.only.split(',').some((part) => shape.name.includes(part))) continue;
-      await drive(base, shape, 2, false);
-      const pgPid = postmasterPid(dir);
-      const before = { api: cpuMs(api.pid), pg: cpuMs(pgPid, true) };
-      const r = await drive(base, shape, DURATION, true);
-      r.apiCpuMs = (cpuMs(api.pid) - before.api) / r.requests;
-      r.pgCpuMs = (cpuMs(pgPid, true) - before.pg) / r.requests;
-      results.push(r);
-      log(
-        `${r.name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s, ${r.errors} errors; ` +
-          `CPU per request: API ${r.apiCpuMs.toFixed(2)} ms, PostgreSQL ${r.pgCpuMs.toFixed(2)} ms`,
-      );
-    }
+    const selected = SHAPES.filter((shape) => !args.only || args.only.split(',').some((part) => shape.name.includes(part)));
+    const runShapes = async (label: string) => {
+      const out: ShapeResult[] = [];
+      for (const shape of selected) {
+        await drive(base, shape, 2, false);
+        const pgPid = postmasterPid(dir);
+        const before = { api: cpuMs(api!.pid), pg: cpuMs(pgPid, true) };
+        const r = await drive(base, shape, DURATION, true);
+        r.apiCpuMs = (cpuMs(api!.pid) - before.api) / r.requests;
+        r.pgCpuMs = (cpuMs(pgPid, true) - before.pg) / r.requests;
+        out.push(r);
+        log(
+          `${label}${r.name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.rps.toFixed(0)} req/s, ${r.errors} errors; ` +
+            `CPU per request: API ${r.apiCpuMs.toFixed(2)} ms, PostgreSQL ${r.pgCpuMs.toFixed(2)} ms`,
+        );
+      }
+      return out;
+    };
+    const table = (rows: ShapeResult[]) =>
+      [
+        '| shape | p50 ms | p95 ms | p99 ms | req/s | non-200 | API CPU ms/req | PG CPU ms/req |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|',
+        ...rows.map(
+          (r) =>
+            `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.apiCpuMs?.toFixed(2) ?? '?'} | ${r.pgCpuMs?.toFixed(2) ?? '?'} |`,
+        ),
+      ].join('\n');
+    const isList = (r: ShapeResult) => !r.name.startsWith('health') && r.name !== 'detail';
 
+    const results = await runShapes('');
     const health = results.find((r) => r.name.startsWith('health'));
-    const lists = results.filter((r) => !r.name.startsWith('health') && r.name !== 'detail');
-    const table = [
-      '| shape | p50 ms | p95 ms | p99 ms | req/s | non-200 | API CPU ms/req | PG CPU ms/req |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
-      ...results.map(
-        (r) =>
-          `| ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.apiCpuMs?.toFixed(2) ?? '?'} | ${r.pgCpuMs?.toFixed(2) ?? '?'} |`,
-      ),
-    ].join('\n');
-    process.stdout.write(`\n${table}\n\nload average after the run (1/5/15 min): ${load()}\n`);
+    const lists = results.filter(isList);
+    process.stdout.write(`\nNo writes:\n\n${table(results)}\n\nload average after the run (1/5/15 min): ${load()}\n`);
     if (health && lists.length > 0) {
       const listRps = lists.reduce((s, r) => s + r.rps, 0) / lists.length;
       const worstP95 = Math.max(...lists.map((r) => r.p95));
@@ -402,22 +654,82 @@ async function main(): Promise<void> {
           `targets: ${worstP95 <= 50 && listRps >= 0.25 * health.rps ? 'MET' : 'NOT MET'}\n\n`,
       );
     }
-    // Stop the API first so the index and the plans are timed on a quiet machine.
-    api.kill('SIGTERM');
-    await new Promise((r) => api!.once('exit', r));
-    if (args['skip-plans']) return;
-    const { plans, summary } = await indexFigures(pg.url, log);
-    process.stdout.write(`\nThe index alone, in this process, no load (median of 41 runs):\n\n${summary}\n\n`);
-    const plansOut = args['plans-out'] ? path.resolve(args['plans-out']) : path.join(dir, 'plans.md');
-    writeFileSync(plansOut, plans);
-    log(`query plans (EXPLAIN ANALYZE) written to ${plansOut}`);
+
+    // The same shapes while crawls and rescores write (issue #20).
+    let mixed: ShapeResult[] = [];
+    let freshness: { seconds: number[]; missed: number } = { seconds: [], missed: 0 };
+    let writes = { written: 0, failed: 0, seconds: 0 };
+    if (!args['skip-mixed']) {
+      type WriterFigures = { writes: typeof writes; freshness: typeof freshness };
+      const writer = runChild<WriterFigures>('writer', ['--pg-url', pg.url, '--base', base, '--write-rate', String(WRITE_RATE)]);
+      log(`mixed run: a writer process changes ${WRITE_RATE} listings/s (crawl lot updates and score writes); freshness probed about once a second`);
+      try {
+        await sleep(3000); // the writer reaches its pace
+        mixed = await runShapes('[writes] ');
+      } finally {
+        ({ writes, freshness } = await writer.stop());
+      }
+      const achieved = writes.written / writes.seconds;
+      process.stdout.write(
+        `\nWhile writing (${achieved.toFixed(0)} listings/s achieved, ${writes.failed} failed writes):\n\n${table(mixed)}\n\nload average after the mixed run: ${load()}\n`,
+      );
+      const mixedLists = mixed.filter(isList);
+      const p95 = percentile(freshness.seconds, 95);
+      if (mixedLists.length > 0) {
+        const worstP95 = Math.max(...mixedLists.map((r) => r.p95));
+        const worstP99 = Math.max(...mixedLists.map((r) => r.p99));
+        process.stdout.write(
+          `list shapes under writes: worst p95 ${worstP95.toFixed(1)} ms (target ≤ 50), worst p99 ${worstP99.toFixed(1)} ms (target ≤ 100); ` +
+            `freshness p50 ${percentile(freshness.seconds, 50).toFixed(2)} s, p95 ${p95.toFixed(2)} s over ${freshness.seconds.length} probes, ${freshness.missed} over 10 s (target p95 ≤ 2 s)\n` +
+            `targets under writes: ${worstP95 <= 50 && worstP99 <= 100 && p95 <= 2 && achieved >= 0.95 * WRITE_RATE ? 'MET' : 'NOT MET'}\n\n`,
+        );
+      }
+    }
+    const apiRssEnd = rssMiB(api.pid);
+    // Stop the API first so the index's memory, its own timings and the plans are measured on a quiet machine.
+    await stopApi(api);
+    const memory = await runChild<Awaited<ReturnType<typeof indexMemory>>>('memory', ['--snapshot', snapshotFile]).done;
+    if (memory) {
+      log(
+        `index memory: ${memory.listings.toLocaleString('en-US')} listings restored in ${memory.restoreSeconds.toFixed(1)} s, RSS +${memory.rssMiB.toFixed(0)} MiB ` +
+          `(target ≤ 300); the API process: ${apiRssReady.toFixed(0)} MiB RSS when ready, ${apiRssEnd.toFixed(0)} MiB after the runs`,
+      );
+    }
+    if (!args['skip-plans']) {
+      const { plans, summary } = await indexFigures(pg.url, snapshotFile, log);
+      process.stdout.write(`\nThe index alone, in this process, no load (median of 41 runs):\n\n${summary}\n\n`);
+      const plansOut = args['plans-out'] ? path.resolve(args['plans-out']) : path.join(dir, 'plans.md');
+      writeFileSync(plansOut, plans);
+      log(`query plans (EXPLAIN ANALYZE) written to ${plansOut}`);
+    }
+    if (args.json) {
+      const figures = (rows: ShapeResult[]) =>
+        Object.fromEntries(rows.map((r) => [r.name, { p50_ms: r.p50, p95_ms: r.p95, p99_ms: r.p99, rps: r.rps, errors: r.errors }]));
+      const json = {
+        date: new Date().toISOString(),
+        count: COUNT,
+        load_average: os.loadavg(),
+        health_rps: health?.rps ?? null,
+        ready_seconds: readySeconds,
+        listening_seconds: listeningSeconds,
+        first_start_seconds: firstReady,
+        index_rss_mib: memory?.rssMiB ?? null,
+        freshness_seconds: freshness.seconds.length > 0 ? percentile(freshness.seconds, 95) : null,
+        writes_per_second: writes.seconds > 0 ? writes.written / writes.seconds : null,
+        shapes: figures(results),
+        mixed_shapes: figures(mixed),
+      };
+      process.stdout.write(`${JSON.stringify(json)}\n`);
+    }
   } finally {
-    if (api && api.exitCode === null) {
-      api.kill('SIGTERM');
-      await new Promise((r) => api!.once('exit', r));
+    if (api) {
+      if (api.exitCode === null) api.kill('SIGTERM');
+      if (api.exitCode === null) await new Promise((r) => api!.once('exit', r));
     }
     await pg.stop();
   }
 }
 
-await main();
+if (args.role === 'writer') await writerRole();
+else if (args.role === 'memory') await memoryRole();
+else await main();

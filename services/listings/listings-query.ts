@@ -1,6 +1,6 @@
 /**
  * Answers the list route: which listings, in what order, how many (the in-memory index, kept
- * fresh by ListingIndexSync), then their cards (kept in memory while unchanged, else read from
+ * within a bounded staleness by ListingIndexSync, never waiting for a sync once loaded), then their cards (kept in memory while unchanged, else read from
  * PostgreSQL by id: CardCache). Search words are analysed
  * once per spelling — typo corrections from the make/model lexicon, make synonyms, and each
  * alternative's lexemes from PostgreSQL's parser — and the analysis is reused as long as counts
@@ -11,7 +11,7 @@ import { analyseSearchWords } from '../shared/repositories/listing-index-reposit
 import { findSearchCorrections, listCardsByIds } from '../shared/repositories/listings-repository.js';
 import { CardCache } from './card-cache.js';
 import { CountCache } from './count-cache.js';
-import type { IndexFilter, WordGroup } from './listing-index.js';
+import type { IndexFilter, WordGroup } from './listing-index/index.js';
 import type { ListingIndexSync } from './listing-index-sync.js';
 import { filterKey, MAKE_SYNONYMS, type ListFilter, type ListingRow, type ListRequest } from './listing-rules.js';
 
@@ -35,7 +35,7 @@ export class ListingsQuery {
   async list(request: ListRequest): Promise<{ rows: ListingRow[]; total: number }> {
     const { filter } = request;
     const indexFilter = await this.indexFilterOf(filter);
-    const index = await this.deps.index.fresh();
+    const index = await this.deps.index.current();
     const now = (this.deps.now ?? Date.now)();
     const total = await this.counts.get(filterKey(filter), async () => index.count(indexFilter, now));
     const offset = (request.page - 1) * request.pageSize;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../../services/api/app.js';
 import { ValidationError } from '../../services/shared/errors.js';
 import { createTestApp } from '../support/app.js';
+import { waitFor } from '../support/wait.js';
 
 describe('API basics', () => {
   let app: ApiApp;
@@ -23,10 +24,15 @@ describe('API basics', () => {
     });
   }
 
-  it('reports health with database, queue and version', async () => {
-    const res = await app.inject({ method: 'GET', url: '/api/health/' });
+  it('reports health with database, queue, listing index and version', async () => {
+    // 503 `starting` until the listing index has loaded (an empty database: moments).
+    const res = await waitFor(async () => {
+      const r = await app.inject({ method: 'GET', url: '/api/health/' });
+      if (r.statusCode === 503) expect(r.json()).toMatchObject({ status: 'starting', listing_index: 'loading' });
+      return r.statusCode === 503 ? undefined : r;
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: 'ok', queue: 'ok', queue_backend: 'postgres', version: '1.0.0' });
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok', queue: 'ok', queue_backend: 'postgres', listing_index: 'ready', version: '1.0.0' });
   });
 
   it('answers unknown API paths with the contract 404', async () => {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../../services/api/app.js';
 import type { Db } from '../../services/shared/database/db.js';
-import { RELEVANCE_CANDIDATES } from '../../services/listings/listing-index.js';
+import { RELEVANCE_CANDIDATES } from '../../services/listings/listing-index/index.js';
 import { createTestApp } from '../support/app.js';
 import { insertListings, insertSource } from '../support/listing-fixtures.js';
 

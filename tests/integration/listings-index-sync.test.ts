@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListingIndexSync } from '../../services/listings/listing-index-sync.js';
-import type { IndexFilter } from '../../services/listings/listing-index.js';
+import type { IndexFilter } from '../../services/listings/listing-index/index.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { clearListings, insertListings, insertSource } from '../support/listing-fixtures.js';
 

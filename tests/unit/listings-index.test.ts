@@ -8,7 +8,7 @@ import {
   type IndexFilter,
   type IndexSort,
   type WordGroup,
-} from '../../services/listings/listing-index.js';
+} from '../../services/listings/listing-index/index.js';
 
 /** The list route's semantics written the plain way: filter everything, sort everything, slice. */
 function reference(listings: Map<number, IndexedListing>, filter: IndexFilter, sort: IndexSort, now: number) {

@@ -10,6 +10,7 @@ import { findListingDetail, listCategories, listListingImageUrls, listPriceObser
 import { isNumericId } from '../../shared/slug.js';
 import { fastResponseSerializer } from '../plugins/fast-serializer.js';
 import { ListingIndexSync } from '../../listings/listing-index-sync.js';
+import { registerListingIndex } from '../../listings/listing-index-registry.js';
 import { ListingsQuery } from '../../listings/listings-query.js';
 import { pagination, toCard, toDetail, toListRequest } from '../../listings/listing-rules.js';
 import {
@@ -26,9 +27,17 @@ import {
 export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const db = ctx.database.db;
-    // Which listings and in what order: this process's in-memory index, synced with every
-    // committed change before each request; a filter's count is reused a while (CountCache).
-    const index = new ListingIndexSync({ client: ctx.database.sql, db, logger: app.log });
+    // Which listings and in what order: this process's in-memory index, at most
+    // LISTINGS_INDEX_MAX_STALENESS_MS behind the change log, never waited for once loaded; a
+    // filter's count is reused a while (CountCache).
+    const index = new ListingIndexSync({
+      client: ctx.database.sql,
+      db,
+      logger: app.log,
+      maxStalenessMs: ctx.config.LISTINGS_INDEX_MAX_STALENESS_MS,
+      snapshotPath: ctx.config.LISTINGS_INDEX_SNAPSHOT ?? undefined,
+    });
+    registerListingIndex(ctx, index);
     index.start();
     app.addHook('onClose', async () => index.close());
     const listings = new ListingsQuery({

@@ -9,7 +9,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Sql } from '../database/db.js';
 import { executePrepared } from '../database/prepared.js';
 import { intArray, textArray } from '../database/sql-arrays.js';
-import { parseTsvector, type IndexedListing } from '../../listings/listing-index.js';
+import { parseTsvector, type IndexedListing } from '../../listings/listing-index/index.js';
 
 /** A PostgreSQL snapshot (pg_current_snapshot()): what a reader saw. */
 export type Snapshot = { xmin: string; xmax: string; inProgress: string[] };
@@ -18,6 +18,10 @@ export function parseSnapshot(text: string): Snapshot {
   const [xmin, xmax, xip = ''] = text.split(':');
   if (!xmin || !xmax || !/^\d+$/.test(xmin) || !/^\d+$/.test(xmax)) throw new Error(`not a snapshot: ${text}`);
   return { xmin, xmax, inProgress: xip ? xip.split(',') : [] };
+}
+
+export function formatSnapshot(snapshot: Snapshot): string {
+  return `${snapshot.xmin}:${snapshot.xmax}:${snapshot.inProgress.join(',')}`;
 }
 
 type IndexRow = {
@@ -157,4 +161,26 @@ export async function analyseSearchWords(
     }
   }
   return result.map((g) => ({ exact: [...new Set(g.exact)], prefixes: [...new Set(g.prefixes)] }));
+}
+
+/**
+ * Which database this is (the cluster's system identifier and the database's oid), so an index
+ * snapshot is only ever caught up against the database it was taken from. The identifier needs
+ * pg_control_system(), which a role without monitoring rights may not call: the oid alone then.
+ */
+export async function databaseIdentity(client: Sql): Promise<string> {
+  const [{ oid } = { oid: '' }] = await client<Array<{ oid: string }>>`SELECT oid::text AS oid FROM pg_database WHERE datname = current_database()`;
+  try {
+    const [{ id } = { id: '' }] = await client<Array<{ id: string }>>`SELECT system_identifier::text AS id FROM pg_control_system()`;
+    return `${id}:${oid}`;
+  } catch {
+    return `?:${oid}`;
+  }
+}
+
+/** Whether the change log can bring a snapshot's content up to date: its transactions are not from this database's future. */
+export async function snapshotIsPast(db: DbOrTx, since: Snapshot): Promise<boolean> {
+  const rows = await executePrepared<{ ok: boolean }>(db, sql`
+    SELECT pg_snapshot_xmax(pg_current_snapshot()) >= ${since.xmax}::xid8 AS ok`);
+  return rows[0]?.ok === true;
 }

@@ -1,0 +1,220 @@
+/**
+ * Posting lists and terms, the second layer. Each term, category, state and city keeps its slots
+ * (a posting list, sorted by slot since slots are only appended) and, once frequent, a bitset too:
+ * a count ANDs the bitsets 32 slots at a time, a page tests a slot with a few bit reads. Per slot,
+ * its terms are kept heaviest first in a CSR (for relevance ranking and rare-term checks), and the
+ * bitsets of recent search words follow new slots. Pure: no I/O.
+ */
+import { IntList, TermList } from './bits.js';
+import { SlotStore } from './slot-store.js';
+import type { IndexedListing, IndexOptions, WordGroup } from './types.js';
+
+/** Slots of one value from which it also keeps a bitset (a bit test instead of a term scan). */
+const MIN_BITSET_POSTINGS = 2048;
+/** Search words whose bitsets are kept (about 128 KB each at a million listings). */
+const WORD_BITS_CACHED = 64;
+
+/** The slots holding one value (a term, a category, a state, a city): a list, and once frequent a bitset too. */
+const NO_SLOTS = new Int32Array(0);
+
+export class Postings {
+  readonly list = new IntList(4);
+  bits: Uint32Array | null = null;
+  /** Listed slots holding the value (kept for categories, states and cities). */
+  listed = 0;
+
+  /**
+   * `keepList: false` (terms): once the bitset exists, the list only counts its slots. A frequent
+   * term's list is the bulk of the index's memory (four bytes per listing holding it, against a
+   * bit per listing); a query that would have visited it ANDs the bitsets instead.
+   */
+  constructor(readonly keepList = true) {}
+
+  /** Whether `list.data` holds the slots (else only `list.length` counts them). */
+  get hasList(): boolean {
+    return this.keepList || this.bits === null;
+  }
+
+  add(slot: number, capacity: number, minForBits: number): void {
+    if (this.bits) {
+      this.bits[slot >>> 5]! |= 1 << (slot & 31);
+      if (this.keepList) this.list.push(slot);
+      else this.list.length++;
+      return;
+    }
+    this.list.push(slot);
+    if (this.list.length >= minForBits) {
+      const bits = new Uint32Array(capacity >>> 5);
+      for (let i = 0; i < this.list.length; i++) {
+        const s = this.list.data[i]!;
+        bits[s >>> 5]! |= 1 << (s & 31);
+      }
+      this.bits = bits;
+      this.dropList();
+    }
+  }
+
+  /** Frees a term's list once its bitset holds the slots (its length still counts them). */
+  dropList(): void {
+    if (!this.hasList) this.list.data = NO_SLOTS;
+  }
+
+  resize(capacity: number): void {
+    if (!this.bits) return;
+    const bits = new Uint32Array(capacity >>> 5);
+    bits.set(this.bits);
+    this.bits = bits;
+  }
+}
+
+export class PostingStore extends SlotStore {
+  /**
+   * CSR: the terms of slot s are termIds[termStart[s] .. termStart[s + 1]), each stored as
+   * `term << 2 | weight` (3 = A … 0 = D): no array of weights beside it.
+   */
+  protected termStart: Int32Array;
+  protected termIds = new TermList(1024);
+  /** Per term: 1 + the slot that last took it (so appending a listing skips a repeated term). */
+  protected termStamp = new Int32Array(1024);
+  protected readonly vocabulary = new Map<string, number>();
+  protected readonly termNames: string[] = [];
+  protected sortedTerms: string[] | null = null;
+  protected readonly terms: Postings[] = [];
+  protected readonly categories = new Map<number, Postings>();
+  protected readonly stateIds = new Map<string, number>();
+  protected readonly states: Postings[] = [];
+  protected readonly cityIds = new Map<string, number>();
+  protected readonly cities: Postings[] = [];
+
+  /**
+   * The bitsets of recent search words (their terms ORed), kept up to date as listings are
+   * appended: a word searched again costs no pass over its postings. A derived structure of the
+   * index, exact at all times — not a cache of answers.
+   */
+  protected readonly wordBits = new Map<string, { terms: Set<number>; bits: Uint32Array }>();
+  protected readonly minBitsetPostings: number;
+
+  constructor(opts: IndexOptions) {
+    super(opts);
+    this.minBitsetPostings = opts.minBitsetPostings ?? MIN_BITSET_POSTINGS;
+    this.termStart = new Int32Array(this.capacity + 1);
+  }
+
+  /** Every posting list (terms, categories, states, cities). */
+  protected allPostings(): Postings[] {
+    return [...this.terms, ...this.categories.values(), ...this.states, ...this.cities];
+  }
+
+  protected override tally(s: number, delta: 1 | -1): void {
+    super.tally(s, delta);
+    this.categories.get(this.category[s]!)!.listed += delta;
+    if (this.stateCode[s]! >= 0) this.states[this.stateCode[s]!]!.listed += delta;
+    if (this.cityCode[s]! >= 0) this.cities[this.cityCode[s]!]!.listed += delta;
+  }
+
+  /** Files a new slot under its category, state, city and terms. */
+  protected appendPostings(s: number, listing: IndexedListing): void {
+    const cap = this.capacity;
+    const min = this.minBitsetPostings;
+    let byCategory = this.categories.get(listing.categoryId);
+    if (!byCategory) this.categories.set(listing.categoryId, (byCategory = new Postings()));
+    // Categories are few: a bitset each from the start.
+    byCategory.add(s, cap, 0);
+    this.stateCode[s] = listing.state ? this.codeOf(this.stateIds, this.states, listing.state) : -1;
+    this.cityCode[s] = listing.city ? this.codeOf(this.cityIds, this.cities, listing.city) : -1;
+    if (this.stateCode[s]! >= 0) this.states[this.stateCode[s]!]!.add(s, cap, min);
+    if (this.cityCode[s]! >= 0) this.cities[this.cityCode[s]!]!.add(s, cap, min);
+    this.termStart[s] = this.termIds.length;
+    // Heaviest first (make/model, then title, then description): ranking stops at a word's first
+    // hit. One pass per weight, and a stamp per term for duplicates (no allocation per listing).
+    const lexemes = listing.lexemes;
+    const weights = listing.weights;
+    for (let weight = 3; weight >= 0; weight--) {
+      for (let i = 0; i < lexemes.length; i++) {
+        if (Math.min(3, Math.max(0, weights[i] ?? 0)) !== weight) continue;
+        const term = this.termOf(lexemes[i]!);
+        if (this.termStamp[term] === s + 1) continue;
+        this.termStamp[term] = s + 1;
+        this.termIds.push((term << 2) | weight);
+        this.terms[term]!.add(s, cap, min);
+      }
+    }
+    this.termStart[s + 1] = this.termIds.length;
+    if (this.wordBits.size > 0) {
+      const ids = this.termIds.data;
+      for (const word of this.wordBits.values()) {
+        for (let i = this.termStart[s]!; i < this.termIds.length; i++) {
+          if (word.terms.has(ids[i]! >>> 2)) {
+            word.bits[s >>> 5]! |= 1 << (s & 31);
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  protected codeOf(codes: Map<string, number>, postings: Postings[], value: string): number {
+    let code = codes.get(value);
+    if (code === undefined) {
+      code = postings.length;
+      codes.set(value, code);
+      postings.push(new Postings());
+    }
+    return code;
+  }
+
+  protected termOf(lexeme: string): number {
+    let term = this.vocabulary.get(lexeme);
+    if (term === undefined) {
+      term = this.termNames.length;
+      this.vocabulary.set(lexeme, term);
+      this.termNames.push(lexeme);
+      this.terms.push(new Postings(false));
+      if (term >= this.termStamp.length) {
+        const grown = new Int32Array(this.termStamp.length * 2);
+        grown.set(this.termStamp);
+        this.termStamp = grown;
+      }
+      this.sortedTerms = null;
+    }
+    return term;
+  }
+
+  protected override grow(to?: number): void {
+    super.grow(to);
+    const c = this.capacity;
+    const termStart = new Int32Array(c + 1);
+    termStart.set(this.termStart);
+    this.termStart = termStart;
+    for (const p of this.allPostings()) p.resize(c);
+    this.wordBits.clear();
+  }
+
+  protected sortedVocabulary(): string[] {
+    if (!this.sortedTerms) this.sortedTerms = [...this.termNames].sort();
+    return this.sortedTerms;
+  }
+
+  /** The term ids a word group names (its exact lexemes, and every term starting with a prefix). */
+  protected termsOf(group: WordGroup): number[] {
+    const terms = new Set<number>();
+    for (const lexeme of group.exact) {
+      const term = this.vocabulary.get(lexeme);
+      if (term !== undefined) terms.add(term);
+    }
+    if (group.prefixes.length > 0) {
+      const sorted = this.sortedVocabulary();
+      for (const prefix of group.prefixes) {
+        let lo = 0;
+        let hi = sorted.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (sorted[mid]! < prefix) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i++) terms.add(this.vocabulary.get(sorted[i]!)!);
+      }
+    }
+    return [...terms];
+  }
+}
