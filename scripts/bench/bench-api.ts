@@ -300,6 +300,8 @@ function startWriter(url: string, lots: WritableLot[], rate: number) {
         comparables: null,
         modelVersion: 1,
         scoredAt: new Date(),
+        scoreReason: null,
+        valuationAsOf: new Date().toISOString().slice(0, 10),
       });
     }
   };
