@@ -2,10 +2,23 @@
 import type { SoldResultRow } from '../shared/repositories/sold-results-repository.js';
 import type { ComparableCandidate } from '../valuation/comparables.js';
 import type { TrainingSale } from '../valuation/features.js';
+import { westMachine } from '../valuation/westauction-sales.js';
 
 const ORIGIN_LABELS: Record<string, string> = { 'import:fastiron': 'Fast Iron auction records', 'import:westauction': 'West Auctions' };
 
+/**
+ * A sold result as a training sale. A crawled sale is its source's lot (`source` from its origin,
+ * older rows did not store it), so it is valued and calibrated as that source's market, not as
+ * Fast Iron's.
+ */
 export function soldResultToSale(row: SoldResultRow): TrainingSale {
+  const attributes = { ...(row.attributes ?? {}) };
+  if (row.origin.startsWith('crawl:')) {
+    if (attributes.source === undefined) attributes.source = row.origin.slice('crawl:'.length);
+    // the kind a listing of the same title is scored with (score-listing.ts)
+    const kind = attributes.machine_kind === undefined ? westMachine(row.title)?.kind : undefined;
+    if (kind) attributes.machine_kind = kind;
+  }
   return {
     categoryId: row.categoryId,
     make: row.make,
@@ -18,8 +31,9 @@ export function soldResultToSale(row: SoldResultRow): TrainingSale {
     saleChannel: row.saleChannel,
     soldAt: row.soldAt,
     price: row.price,
-    attributes: row.attributes ?? {},
+    attributes,
     title: row.title,
+    description: typeof attributes.description === 'string' ? attributes.description : null,
   };
 }
 

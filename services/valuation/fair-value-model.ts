@@ -7,6 +7,7 @@
 import { ATTRIBUTE_FEATURES, encode as encodeAll, encodeLater, buildVocabulary, FEATURE_SPECS, LATER_FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
 import { GbdtModel, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
 import { fitTitleWords, titleWordColumns, TITLE_WORD_SPECS, type TitleWords } from './title-words.js';
+import { fitLotNeighbours, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
 import { estimatePriceIndex, inDollarsOf, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
@@ -146,6 +147,10 @@ export type SerializedFairValueModel = {
   logOffset?: number;
   /** How prices moved over time: training prices are brought to the latest sale's dollars with it. */
   priceIndex?: PriceIndex;
+  /** Online lots' nearest sold lots by title and description (absent in older models: trees alone). */
+  lotNeighbours?: LotNeighbours;
+  /** The share of an online lot's log value taken from its nearest sold lots (`lotNeighbours`). */
+  neighbourBlend?: number;
 };
 
 export type Valuation = { fairValue: number; low: number; high: number; logPrice: number; support: number };
@@ -244,7 +249,7 @@ export class FairValueModel {
       const support = this.support(input);
       // a source's own range first: an online surplus auction's hammer prices scatter wider than a dealer auction's
       const range = this.data.ranges.bySource?.[saleSource(input)] ?? this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
-      const l = log[i]! + (this.data.logOffset ?? 0);
+      const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), this.data.neighbourBlend);
       return {
         logPrice: l,
         fairValue: Math.expm1(l),
@@ -258,6 +263,17 @@ export class FairValueModel {
   value(input: ValuationInput): Valuation {
     return this.valueAll([input])[0]!;
   }
+}
+
+/**
+ * The share of an online lot's log value its nearest sold lots give (the trees give the rest).
+ * Chosen on the two West folds of the training period: trees alone 1.067 / 1.404, nearest lots
+ * alone 1.146 / 1.415, half each 1.054 / 1.347 (docs/valuation.md).
+ */
+export const NEIGHBOUR_BLEND = 0.5;
+
+function blendNeighbours(treeLog: number, neighbourLog: number, share = NEIGHBOUR_BLEND): number {
+  return Number.isFinite(neighbourLog) ? (1 - share) * treeLog + share * neighbourLog : treeLog;
 }
 
 export type TrainOptions = {
@@ -295,6 +311,8 @@ export type TrainOptions = {
   onlineHuberDelta?: number;
   /** Each tail an online source's range leaves out of its held-out errors (default ONLINE_RANGE_TAIL). */
   onlineRangeTail?: number;
+  /** Share of an online lot's log value from its nearest sold lots (default NEIGHBOUR_BLEND; 0 = trees alone). */
+  neighbourBlend?: number;
   /** Training sales whose hammer price is below this are left out of training (default MIN_MARKET_PRICE). */
   minTrainingPrice?: number;
   /** Told what training is doing, for a progress line (not serialisable: the thread passes its own). */
@@ -490,7 +508,11 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     progress(`holdout fit ${k + 1}/${memberCount} on ${fit.length} sales, stopping on the latest ${holdout.length}`);
     return trainGbdt(ALL_SPECS, fitX, y(fit), memberParams(k), { x: holdoutX, y: holdoutY, weights: holdoutWeights }, fitWeights, huberDeltas(fit));
   });
-  const holdoutPred = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
+  const neighbourBlend = opts.neighbourBlend ?? NEIGHBOUR_BLEND;
+  const fitNeighbours = fitLotNeighbours(fit);
+  const holdoutPred = averagePrediction(firstMembers.map((f) => f.model), holdoutX).map((l, i) =>
+    blendNeighbours(l, neighbourLogPrice(fitNeighbours, holdout[i]!), neighbourBlend),
+  );
   const fitSupport = countSupport(fit);
   const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
   const all: number[] = [];
@@ -555,6 +577,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
       typicalHoursPerYear: fitHours,
       holdout: holdoutFigures,
       logOffset,
+      lotNeighbours: fitNeighbours,
+      neighbourBlend,
     });
     return { model, seconds: (performance.now() - started) / 1000 };
   }
@@ -589,6 +613,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     typicalHoursPerYear: usableHours,
     holdout: holdoutFigures,
     logOffset,
+    lotNeighbours: fitLotNeighbours(usable),
+    neighbourBlend,
   });
   return { model, seconds: (performance.now() - started) / 1000 };
 }

@@ -24,6 +24,8 @@ export type ValuationInput = {
   attributes: Record<string, string | number | null | undefined>;
   /** The lot's title (plain text, bounded): sizes and ratings are read from it. */
   title?: string | null;
+  /** The start of the lot's description (plain text): online lots' nearest sold lots are found by it and the title. */
+  description?: string | null;
 };
 
 export type TrainingSale = ValuationInput & { price: number };

@@ -104,6 +104,7 @@ export function listingValuationInput(listing: ListingToScore, now: Date): Valua
     soldAt: listing.auctionEndAt && listing.auctionEndAt > now ? listing.auctionEndAt : now,
     attributes: listingAttributes(listing),
     title: listing.title ?? null,
+    description: listing.description ?? null,
   };
 }
 

@@ -14,13 +14,16 @@ import type { TrainingSale } from './features.js';
 export const WESTAUCTION_ORIGIN = 'import:westauction';
 export const WESTAUCTION_SALE_CHANNEL = 'online auction';
 export const WESTAUCTION_SOURCE = 'westauction';
+/** How much of a lot's description a sold result keeps (the valuation reads the first 600 characters). */
+export const SOLD_DESCRIPTION_CHARS = 600;
 
 /**
  * Words that make a lot something for, or of, a machine rather than the machine ("Excavator Thumb",
- * "Rake for 1-2 Ton Excavator", "Skid Steer Forks", "Transfer Switch", "Hand Truck").
+ * "Rake for 1-2 Ton Excavator", "Skid Steer Forks", "Transfer Switch", "Hand Truck", "Skid Steer
+ * Bale Spear", "Truck Bumper", "Forklift Ready Cabinet", "Riding Lawn Tractor").
  */
 const NOT_A_MACHINE =
-  /\b(for|fits|thumbs?|rakes?|rippers?|hoses?|augers?|brooms?|forks|accessor(y|ies)|kits?|hoists?|switch(es)?|cutters?|drills?|conditioners?|bits|attachments?|buckets?|grapples?|blades?|tires?|rims?|wheels?(?! loader)|parts?|manuals?|toys?|models? of|scale|seats?|mowers?|tillers?|trenchers?|breakers?|hammers?|couplers?|tooth|teeth|tracks? only|pallet jacks?|hand trucks?|dollys?|dollies|tool ?box(es)?|racks?|beds?|caps?|covers?|canopy|ramps?|hitch(es)?|jacks?|stands?|base|engines? only|batter(y|ies)|chargers?|cables?|cords?|winch(es)?|wench|motors?|pallets?|pallet trucks?|baskets?|cages?|frames?|hoods?|tailgates?|differentials?|landing gear|contents|stackers?|heaters?|fit|track sets?|trimmers?|carriages?|liftgates?|grabs?|lights?(?! ?towers?)|sweepers?|carts?|booms?(?! ?lifts?)|platforms?(?! ?lifts?)|tilt trucks?|poly box trucks?|truck (?:box(?:es)?|steps?|toppers?|bod(?:y|ies)|engines?)|front end(?! loaders?)|child|bikes?|bicycles?|and more)\b/i;
+  /\b(for|fits|thumbs?|rakes?|rippers?|hoses?|augers?|brooms?|forks|accessor(y|ies)|kits?|hoists?|switch(es)?|cutters?|drills?|conditioners?|bits|attachments?|buckets?|grapples?|blades?|tires?|rims?|wheels?(?! loader)|parts?|manuals?|toys?|models? of|scale|seats?|mowers?|tillers?|trenchers?|breakers?|hammers?|couplers?|tooth|teeth|tracks? only|pallet jacks?|hand trucks?|dollys?|dollies|tool ?box(es)?|racks?|beds?|caps?|covers?|canopy|ramps?|hitch(es)?|jacks?|stands?|base|engines? only|batter(y|ies)|chargers?|cables?|cords?|winch(es)?|wench|motors?|pallets?|pallet trucks?|baskets?|cages?|frames?|hoods?|tailgates?|differentials?|landing gear|contents|stackers?|heaters?|fit|track sets?|trimmers?|carriages?|liftgates?|grabs?|lights?(?! ?towers?)|sweepers?|carts?|booms?(?! ?lifts?)|platforms?(?! ?lifts?)|tilt trucks?|poly box trucks?|truck (?:box(?:es)?|steps?|toppers?|bod(?:y|ies)|engines?)|front end(?! loaders?)|child|bikes?|bicycles?|and more|bumpers?|roll ?bars?|cabinets?|spears?|levell?ers?|planers?|grinders?|extensions?|reservoirs?|seals?|guards?|mirrors?|fenders?|grilles?|mounts?|trash compactors?|(?:lawn|garden) tractors?|forklift[- ]ready|front scrapers?)\b/i;
 
 /** Machines filed under Other that buyers of equipment price like machines, and the kind the model sees. */
 const OTHER_MACHINE_KINDS: [string, RegExp][] = [
@@ -78,6 +81,8 @@ export function westAuctionToSoldResult(r: WestAuctionRecord): WestSoldResult | 
   if (r.odometer !== null) attributes.odometer = r.odometer;
   if (r.buyersPremiumPct !== null) attributes.buyers_premium_pct = r.buyersPremiumPct;
   if (/\bunused\b|\bnew\b/i.test(r.title)) attributes.unused = 'yes';
+  // the start of the description finds the lot's nearest sold lots (lot-neighbours.ts)
+  if (r.description) attributes.description = r.description.slice(0, SOLD_DESCRIPTION_CHARS);
   return {
     origin: WESTAUCTION_ORIGIN,
     externalId: r.lotId,
@@ -116,5 +121,6 @@ export function westAuctionToSale(r: WestAuctionRecord): TrainingSale | null {
     price: row.price,
     attributes: row.attributes,
     title: row.title,
+    description: typeof row.attributes.description === 'string' ? row.attributes.description : null,
   };
 }

@@ -56,4 +56,29 @@ describe('West Auctions lots as sales history', async () => {
     expect(westMachine('1969 White Freightliner COE 2564-T Semi Truck')).toEqual({ categoryId: 11, kind: 'truck' });
     expect(westMachine('Genie Z-45/25 Boom Lift')).toEqual({ categoryId: 11, kind: 'aerial lift' });
   });
+
+  it('knows an attachment, a part or another kind of "generator" named after a machine from the machine', () => {
+    // attachments and parts named after the machine they fit
+    expect(westMachine('2025 LandHonor BS-12-2500G Skid Steer Bale Spear (Unused)')).toBeNull();
+    expect(westMachine('2025 Future FT-SG45 Skid Steer Stump Grinder (Unused)')).toBeNull();
+    expect(westMachine('Conteqtec AP300 12" Skid Steer Planer')).toBeNull();
+    expect(westMachine('66” Forklift Extensions')).toBeNull();
+    expect(westMachine('Vintage Steel Truck Bumper')).toBeNull();
+    expect(westMachine('Truck Roll Bar With Bumper Guards')).toBeNull();
+    expect(westMachine('Steel Forklift Ready Cabinet With Contents Inside')).toBeNull();
+    expect(westMachine('Land Pride HRS3025 Tractor Hydraulic Reservoir System')).toBeNull();
+    expect(westMachine('Ariens Riding Lawn Tractor')).toBeNull();
+    // not a crane, not a power generator
+    expect(westMachine('WEAVER MECHANICAL ENGINE CRANE')).toBeNull();
+    expect(westMachine('John Crane Seal Support System')).toBeNull();
+    expect(westMachine('ARS Swash Electro Steam Generator Winery Sanitation Machine')).toBeNull();
+    expect(westMachine('2018 PSA Nitrogen Generator System with Inoco Filters')).toBeNull();
+    // the machines themselves still are
+    expect(westMachine('Caterpillar 259D Skid Steer Loader')).toEqual({ categoryId: 5, kind: 'machine' });
+    expect(westMachine('Honda EB 5000X Gasoline Generator')).toEqual({ categoryId: 8, kind: 'machine' });
+    expect(westMachine('Miller Trailblazer 302 Air Pak Welder/Generator/Compressor')).toEqual({ categoryId: 8, kind: 'machine' });
+    expect(westMachine('Terex RT780 Rough Terrain Crane')).toEqual({ categoryId: 6, kind: 'machine' });
+    expect(westMachine('Custom Grape Bin Trailer with Conveyor Rollers')).toEqual({ categoryId: 11, kind: 'trailer' });
+    expect(westMachine('Caterpillar Tractor')).toEqual({ categoryId: 11, kind: 'tractor' });
+  });
 });

@@ -13,8 +13,10 @@ const RULES: [CategoryName, RegExp][] = [
   ['Bulldozers', /\b(bull)?dozers?\b|\bcrawler tractors?\b/i],
   ['Graders', /\bgraders?\b/i],
   ['Compactors', /\bcompactors?\b|\b(vibratory|smooth drum|padfoot|pneumatic|tandem|double drum|single drum)\b.*\brollers?\b|\brollers?\b.*\bcompact|\brammers?\b|\bsoil rollers?\b|\bdrum rollers?\b/i],
-  ['Cranes', /\bcranes?\b|\bboom trucks?\b/i],
-  ['Generators', /\bgenerators?\b|\bgen[\s-]?sets?\b|\bpower systems?\b/i],
+  // an engine or shop crane is a workshop hoist; John Crane makes seals
+  ['Cranes', /(?<!\b(?:engine|shop|john) )\bcranes?\b|\bboom trucks?\b/i],
+  // a steam, nitrogen or ozone "generator" makes something other than electric power
+  ['Generators', /(?<!\b(?:steam|nitrogen|hot water|ozone|foam|fog|smoke|hydrogen|oxygen|ice|signal|function|tone|bubble|snow) )\bgenerators?\b|\bgen[\s-]?sets?\b|\bpower systems?\b/i],
   ['Dump Trucks', /\bdump trucks?\b|\bdump\b.*\btrucks?\b|\btrucks?\b.*\bdump\b|\btippers?\b|\barticulated (dump|haulers?)\b|\brock trucks?\b|\boff[\s-]highway trucks?\b/i],
   ['Wheel Loaders', /\bwheel loaders?\b|\bfront[\s-]end loaders?\b|\bpayloaders?\b|\bloaders?\b/i],
 ];

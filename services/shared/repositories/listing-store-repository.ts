@@ -92,7 +92,8 @@ async function recordSale(tx: DbOrTx, listingId: number, sourceName: string, l: 
     price: l.soldPrice,
     currency: l.currency,
     url: l.originalUrl,
-    attributes: { bid_count: l.bidCount, buyers_premium_pct: l.buyersPremiumPct },
+    // the source and the start of the description: the valuation finds online lots' nearest sales by their words
+    attributes: { source: sourceName, bid_count: l.bidCount, buyers_premium_pct: l.buyersPremiumPct, description: l.description ? l.description.slice(0, 600) : null },
   };
   await tx
     .insert(soldResults)

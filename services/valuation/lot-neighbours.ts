@@ -1,0 +1,138 @@
+/**
+ * An online lot's nearest sold lots by what the seller wrote: title and the start of the
+ * description, compared as idf-weighted word sets (cosine), within the same type. Their
+ * similarity-weighted mean log price, pulled towards the type's median online price by one
+ * pseudo-lot, is the "what lots like this one sold for" estimate the fair value blends with the
+ * trees' for online lots (`NEIGHBOUR_BLEND` in fair-value-model.ts).
+ *
+ * Why: an online surplus lot says what it is in its words ("3-Stall Stainless Steel Restroom
+ * Trailer", "Miller Trailblazer 302 Air Pak", "8ft x 32ft Mobile Office"), and the trees, trained
+ * mostly on Fast Iron's dealer sales, read those words only through averages. On the two West
+ * folds of the training period the blend beat the trees alone (docs/valuation.md).
+ */
+import type { TrainingSale, ValuationInput } from './features.js';
+
+export type LotNeighbours = {
+  words: string[];
+  idf: number[];
+  /** Per lot: type, indexes into `words`, log price (today's dollars). */
+  lots: { type: string; words: number[]; logPrice: number }[];
+  /** Median log price of the online lots of each type: what few or far neighbours are pulled to. */
+  prior: Record<string, number>;
+};
+
+/**
+ * How many nearest lots are averaged, and how many pseudo-lots at the type's median pull them:
+ * chosen on the two West folds of the training period over k 3/5/8 × pull 0.5/1/2 (mean fold
+ * RMSLE of the blend 1.165 at 3 and 0.5; 1.193 at 5 and 1).
+ */
+const NEAREST = 3;
+const PRIOR_WEIGHT = 0.5;
+/** Description characters read: the first lines say what the lot is; the rest is removal terms. */
+const DESCRIPTION_CHARS = 600;
+const MAX_WORDS = 80;
+
+/** Fast Iron's titles are made from its model columns; online lots' are the seller's words. */
+export function isOnlineLot(r: ValuationInput): boolean {
+  return typeof r.attributes.source === 'string' && r.attributes.source !== '' && r.attributes.source !== 'fastiron';
+}
+
+/** Hour-meter and odometer readings: the trees weigh those (monotone), the words must not. */
+const READINGS = /\b(?:hour meter reads|hours? meter|engine hours|hours?|hrs|odometer(?: reads| reading)?|miles|mileage)\s*:?\s*[\d,.]+|[\d,.]+\s*(?:hours?|hrs|miles)\b/g;
+
+/**
+ * The distinct words of a lot's title and the start of its description (lower case, letters and
+ * digits). Years and meter readings are left out: the trees carry them under monotone constraints,
+ * so words cannot make a newer or less-used machine worth less.
+ */
+export function lotWords(r: Pick<ValuationInput, 'title' | 'description'>): string[] {
+  const text = `${r.title ?? ''} ${(r.description ?? '').slice(0, DESCRIPTION_CHARS)}`.toLowerCase().replace(/[’']/g, '').replace(READINGS, ' ');
+  const words = text.split(/[^a-z0-9]+/).filter((w) => w.length >= 1 && !/^(19|20)\d\d$/.test(w) && !/^(19|20)\d0s$/.test(w));
+  return [...new Set(words)].slice(0, MAX_WORDS);
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** The neighbour table of the online lots among `rows` (undefined when there are none). */
+export function fitLotNeighbours(rows: TrainingSale[]): LotNeighbours | undefined {
+  const online = rows.filter((r) => isOnlineLot(r) && r.categoryId !== null);
+  if (online.length === 0) return undefined;
+  const wordsOf = online.map((r) => lotWords(r));
+  const df = new Map<string, number>();
+  for (const ws of wordsOf) for (const w of ws) df.set(w, (df.get(w) ?? 0) + 1);
+  const words = [...df.keys()].sort();
+  const index = new Map(words.map((w, i) => [w, i]));
+  const byType = new Map<string, number[]>();
+  const lots = online.map((r, i) => {
+    const type = String(r.categoryId);
+    const logPrice = Math.log1p(r.price);
+    (byType.get(type) ?? byType.set(type, []).get(type)!).push(logPrice);
+    return { type, words: wordsOf[i]!.map((w) => index.get(w)!), logPrice };
+  });
+  return {
+    words,
+    idf: words.map((w) => Math.log((online.length + 1) / (df.get(w)! + 1)) + 1),
+    lots,
+    prior: Object.fromEntries([...byType].map(([type, v]) => [type, median(v)])),
+  };
+}
+
+type Index = { byWord: Map<string, number[]>; norms: Float64Array; wordIndex: Map<string, number> };
+const indexes = new WeakMap<LotNeighbours, Index>();
+
+function indexOf(n: LotNeighbours): Index {
+  let found = indexes.get(n);
+  if (!found) {
+    const byWord = new Map<string, number[]>();
+    const norms = new Float64Array(n.lots.length);
+    n.lots.forEach((lot, i) => {
+      let sq = 0;
+      for (const w of lot.words) {
+        sq += n.idf[w]! ** 2;
+        const key = `${lot.type}|${w}`;
+        (byWord.get(key) ?? byWord.set(key, []).get(key)!).push(i);
+      }
+      norms[i] = Math.sqrt(sq) || 1;
+    });
+    indexes.set(n, (found = { byWord, norms, wordIndex: new Map(n.words.map((w, i) => [w, i])) }));
+  }
+  return found;
+}
+
+/**
+ * The neighbours' estimate of an online lot's log price, or NaN when it is not an online lot or its
+ * type has no online lots yet. Words the table has never seen count towards the lot's own length
+ * (at the rarest word's weight), so a lot mostly unlike any sold one has weak similarities and leans
+ * on the type's median.
+ */
+export function neighbourLogPrice(n: LotNeighbours | undefined, r: ValuationInput): number {
+  if (!n || !isOnlineLot(r)) return NaN;
+  const type = String(r.categoryId);
+  const prior = n.prior[type];
+  if (prior === undefined) return NaN;
+  const { byWord, norms, wordIndex } = indexOf(n);
+  const unseenIdf = Math.log(n.lots.length + 1) + 1;
+  const dots = new Map<number, number>();
+  let sq = 0;
+  for (const w of lotWords(r)) {
+    const id = wordIndex.get(w);
+    const idf = id === undefined ? unseenIdf : n.idf[id]!;
+    sq += idf * idf;
+    if (id === undefined) continue;
+    for (const lot of byWord.get(`${type}|${id}`) ?? []) dots.set(lot, (dots.get(lot) ?? 0) + idf * idf);
+  }
+  if (sq === 0) return prior;
+  const norm = Math.sqrt(sq);
+  const nearest = [...dots].map(([lot, dot]) => [lot, dot / (norm * norms[lot]!)] as const).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, NEAREST);
+  let num = PRIOR_WEIGHT * prior;
+  let den = PRIOR_WEIGHT;
+  for (const [lot, sim] of nearest) {
+    num += sim * n.lots[lot]!.logPrice;
+    den += sim;
+  }
+  return num / den;
+}
