@@ -15,6 +15,7 @@ import { westAuctionToSale } from '../../services/valuation/westauction-sales.js
 import { fastIronToSale } from '../../services/valuation/fastiron-sales.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { parseArgs, type CliCommand } from './command.js';
+import { textTable } from './table.js';
 
 export const MODEL_EVAL_USAGE =
   'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--json]\n' +
@@ -91,9 +92,11 @@ function printProtocol(figures: ProtocolFigures, out: (line: string) => void) {
   const f = (v: number) => (Number.isFinite(v) ? v.toFixed(4) : 'n/a');
   out(`valued ${pct(figures.valued_share)} of ${figures.rows}; RMSLE ${f(figures.rmsle)} (baselines on the same lots: per-type median ${f(figures.baselines.per_type_median)}, global median ${f(figures.baselines.global_median)}; ratio ${f(figures.rmsle / figures.baselines.per_type_median)})`);
   out(`median APE ${pct(figures.median_ape)}; 10–90% range holds ${pct(figures.range_coverage)} (below ${pct(figures.below_range)}, above ${pct(figures.above_range)})`);
-  console.table(
-    Object.entries(figures.per_type).map(([type, t]) => ({ type, rows: t.rows, valued: pct(t.valued_share), RMSLE: f(t.rmsle), 'median log error': f(t.median_log_error) })),
-  );
+  for (const line of textTable(
+    ['type', 'rows', 'valued', 'RMSLE', 'median log error'],
+    Object.entries(figures.per_type).map(([type, t]) => [type, t.rows, pct(t.valued_share), t.valued_share > 0 ? f(t.rmsle) : '—', f(t.median_log_error ?? NaN)]),
+  ))
+    out(line);
 }
 
 const WEST_TEST_FROM = new Date('2025-07-01T00:00:00Z');
@@ -166,7 +169,8 @@ export async function runModelEval(args: string[], out: (line: string) => void =
     const predictSeconds = (performance.now() - started) / 1000;
     const figures = evaluate(truth, valuations);
     const baseline = evaluate(truth, modelMedianBaseline(train.sales, test.sales));
-    console.table([row('boosted trees (fair value)', figures), row('baseline: per-model median', baseline)]);
+    const rows = [row('boosted trees (fair value)', figures), row('baseline: per-model median', baseline)];
+    for (const line of textTable(Object.keys(rows[0]!), rows.map((r) => Object.values(r)))) out(line);
     out(`predicted ${test.sales.length} in ${(predictSeconds * 1000).toFixed(0)} ms`);
     const protocol = protocolFigures(protocolRows(model, train.sales, test.sales));
     out(`below the range ${pct(protocol.below_range)}, above ${pct(protocol.above_range)}; valued ${pct(protocol.valued_share)}`);
