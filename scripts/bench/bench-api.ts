@@ -411,6 +411,9 @@ function runChild<T>(role: string, extra: string[]): { stop(): Promise<T>; done:
       }
     });
   });
+  // A child that fails early is reported where it is awaited (stop), not as an unhandled
+  // rejection that would end the bench at once and leave the API and PostgreSQL running.
+  done.catch(() => {});
   return {
     done,
     async stop() {
