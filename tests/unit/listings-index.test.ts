@@ -141,6 +141,32 @@ describe('ListingIndex', () => {
     else expect(index.stats().bitsetTerms).toBe(0);
   });
 
+  it('pages deep into the score order exactly while many changed scores wait in the tail (skipped a word at a time)', () => {
+    const random = seededRandom(20261125);
+    const now = 1_800_000_000_000;
+    const truth = new Map<number, IndexedListing>();
+    const initial = Array.from({ length: 3000 }, (_, i) => randomListing(random, i + 1, now));
+    for (const l of initial) truth.set(l.id, l);
+    const index = ListingIndex.build(initial, { maxDelta: 64, capacity: 64 });
+    // A fifth of the listings get a new score: they leave the renumbered order for the tail.
+    for (let k = 0; k < 600; k++) {
+      const id = 1 + Math.floor(random() * 3000);
+      const l = { ...truth.get(id)!, dealScore: random() < 0.1 ? null : Math.floor(random() * 1000) };
+      truth.set(id, l);
+      index.upsert(l);
+    }
+    expect(index.stats().unordered).toBeGreaterThan(100);
+    for (const filter of [{ groups: [] }, { groups: [], categoryId: 2 }] as IndexFilter[]) {
+      const expected = reference(truth, filter, 'deal_score_high', now).map((l) => l.id);
+      const total = index.count(filter, now);
+      expect(total).toBe(expected.length);
+      for (let round = 0; round < 60; round++) {
+        const offset = Math.floor(random() * expected.length);
+        expect(index.page(filter, 'deal_score_high', offset, 20, now, total), `offset ${offset}`).toEqual(expected.slice(offset, offset + 20));
+      }
+    }
+  });
+
   it('walks every listed listing exactly once across pages, in each order', () => {
     const random = seededRandom(7);
     const now = 1_800_000_000_000;
