@@ -34,6 +34,9 @@ COPY db ./db
 COPY services ./services
 COPY scripts ./scripts
 COPY --from=build /app/web/dist ./web/dist
+# The API's listing-index snapshot lives on a volume mounted here (docker-compose.yml); a new named
+# volume takes this folder's owner, so the unprivileged user can write it.
+RUN mkdir -p /var/lib/deal-radar && chown node:node /var/lib/deal-radar
 USER node
 EXPOSE 8080
 

@@ -13,7 +13,11 @@ import type { AppContext } from '../services/shared/context.js';
 import { freePort } from '../services/shared/database/embedded-postgres.js';
 import { findUserByEmail } from '../services/shared/repositories/users-repository.js';
 import type { ServiceStarter } from '../services/shared/service.js';
+import { US_STATES } from '../services/shared/us-states.js';
+import type { DemoLot } from './demo-site/demo-auction.js';
 import { startDemoSite } from './demo-site/demo-server.js';
+
+type DemoSite = Awaited<ReturnType<typeof startDemoSite>>;
 
 /** A local demo's login, printed on every start; nothing here is reachable beyond this machine. */
 export const DEMO_LOGIN = { email: 'demo@dealradar.local', password: 'iron-ridge-demo-2026' };
@@ -52,6 +56,23 @@ async function ensureDemoAccount(ctx: AppContext): Promise<void> {
   });
 }
 
+/**
+ * The alert walkthrough, for the demo's own lots: the alert to create and the command that
+ * publishes a bargain only that alert hears of (README "See it in one minute").
+ */
+function walkthroughLines(pick: { lot: DemoLot; state: string | null; price: number } | undefined, siteUrl: string): string[] {
+  const publish = (body: string) => `curl -X POST ${siteUrl}/_control/publish -H 'content-type: application/json' -d '${body}'`;
+  if (!pick) return [`  Publish a lot now:  ${publish('{"price": 15000}')}`];
+  const m = pick.lot.machine;
+  const state = pick.state ? (US_STATES[pick.state] ?? pick.state) : null;
+  return [
+    `  Try an alert:       Alerts → Add Alert: Excavators${state ? `, Location ${state}` : ''}, e-mail, instant`,
+    `  Then publish a bargain (${m.title}${state ? ` in ${state}` : ''}, at $${pick.price.toLocaleString('en-US')}):`,
+    `                      ${publish(JSON.stringify({ lot_id: pick.lot.id, price: pick.price }))}`,
+    '  Read the e-mail:    npm run outbox   (within about three minutes)',
+  ];
+}
+
 const base = configOrExit();
 // The crawler needs the site's address in its configuration, so the site's port is fixed first.
 const sitePort = base.DEMO_SITE_PORT || (await freePort());
@@ -59,9 +80,11 @@ const siteUrl = `http://127.0.0.1:${sitePort}`;
 const config = configOrExit(demoOverrides(siteUrl));
 
 // The site is a service like the others: started first, stopped last, after the crawler.
+let site: DemoSite | undefined;
 const demoSite: ServiceStarter = async () => {
-  const site = await startDemoSite({ port: sitePort, host: '127.0.0.1', sharedDir: config.SHARED_DIR, seed: config.DEMO_SITE_SEED, speed: config.DEMO_SITE_SPEED, lots: config.DEMO_SITE_LOTS });
-  return { name: 'demo-site', stop: () => site.close() };
+  site = await startDemoSite({ port: sitePort, host: '127.0.0.1', sharedDir: config.SHARED_DIR, seed: config.DEMO_SITE_SEED, speed: config.DEMO_SITE_SPEED, lots: config.DEMO_SITE_LOTS });
+  const running = site;
+  return { name: 'demo-site', stop: () => running.close() };
 };
 
 await runServices(
@@ -76,7 +99,7 @@ await runServices(
           `  Deal Radar:         ${config.APP_URL}   (crawls the demo site now, then every 3 minutes)`,
           `  Sign in with:       ${DEMO_LOGIN.email}  /  ${DEMO_LOGIN.password}`,
           `  Demo auction site:  ${siteUrl}/auctions   (seed ${config.DEMO_SITE_SEED}, clock ×${config.DEMO_SITE_SPEED}, ${config.DEMO_SITE_LOTS} lots)`,
-          `  Publish a lot now:  curl -X POST ${siteUrl}/_control/publish -H 'content-type: application/json' -d '{"price": 15000}'`,
+          ...walkthroughLines(site?.auction.walkthrough(), siteUrl),
           '  Stop with Ctrl-C.',
           '',
           '',

@@ -162,4 +162,24 @@ export class DemoAuction {
     this.lots.sort((a, b) => a.number - b.number);
     return lot;
   }
+
+  /**
+   * The lot the alert walkthrough publishes (README, and the demo's banner): an upcoming excavator
+   * in a state where the auction sells no other excavator, so an "Excavators in <state>" alert
+   * hears of this lot alone; its price is well under the machine's market value. Computed from
+   * the auction itself, so it stays right whatever the catalog or seed.
+   */
+  walkthrough(categoryId = EXCAVATORS): { lot: DemoLot; state: string | null; price: number } | undefined {
+    const now = this.now();
+    const perState = new Map<string, number>();
+    for (const l of this.lots) if (l.machine.categoryId === categoryId && l.machine.state) perState.set(l.machine.state, (perState.get(l.machine.state) ?? 0) + 1);
+    const upcoming = this.lots.filter((l) => l.machine.categoryId === categoryId && l.publishAt > now);
+    const alone = upcoming.filter((l) => l.machine.state && perState.get(l.machine.state) === 1);
+    // the dearest machine: a bargain on it is plain to see
+    const lot = [...(alone.length > 0 ? alone : upcoming)].sort((a, b) => b.machine.marketValue - a.machine.marketValue || a.number - b.number)[0];
+    if (!lot) return undefined;
+    return { lot, state: alone.length > 0 ? lot.machine.state : null, price: roundTo(lot.machine.marketValue * 0.3, 500) };
+  }
 }
+
+const EXCAVATORS = 1;

@@ -12,7 +12,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../shared/context.js';
@@ -36,7 +36,8 @@ export async function buildApp(ctx: AppContext, opts: { webDist?: string } = {})
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: false },
     // Fastify logs each request twice (received, completed); one line when it is answered is enough.
-    disableRequestLogging: true,
+    // (Fastify 5.12 takes this through its LogController; the top-level option is deprecated.)
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

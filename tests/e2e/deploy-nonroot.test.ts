@@ -5,7 +5,7 @@
  * API on /api/health/, each worker on its own /health endpoint. Then SIGTERM stops each with 0.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,8 @@ const ENTRY_POINTS = ['api', 'crawler', 'scorer', 'matcher', 'notifier', 'schedu
 type Proc = { name: string; child: ChildProcess; output: () => string; healthUrl: string };
 
 let tree: string;
+/** The API's snapshot volume (docker-compose.yml's index-snapshot), owned by the service's user. */
+let snapshotDir: string;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let redis: Awaited<ReturnType<typeof startRedisServer>>;
 const procs: Proc[] = [];
@@ -56,7 +58,7 @@ async function start(name: (typeof ENTRY_POINTS)[number]): Promise<Proc> {
     CRAWL_SOURCES: '',
     CRAWL_ALLOW_ONLY_LOOPBACK: 'true',
     VALUATION_BOOTSTRAP: 'false',
-    ...(name === 'api' ? { PORT: String(port), HOST: '127.0.0.1' } : { HEALTH_PORT: String(port) }),
+    ...(name === 'api' ? { PORT: String(port), HOST: '127.0.0.1', LISTINGS_INDEX_SNAPSHOT: path.join(snapshotDir, 'listing-index.snapshot') } : { HEALTH_PORT: String(port) }),
   };
   const child = spawn(process.execPath, ['--import', 'tsx', `services/${name}/main.ts`], { cwd: tree, env, uid: NOBODY, gid: NOBODY, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -80,6 +82,8 @@ async function healthy(proc: Proc, timeoutMs = 90_000): Promise<Record<string, u
 
 beforeAll(async () => {
   tree = readOnlyCopy();
+  snapshotDir = mkdtempSync(path.join(os.tmpdir(), 'deal-radar-volume-'));
+  chownSync(snapshotDir, NOBODY, NOBODY);
   [database, redis] = await Promise.all([createTestDatabase(), startRedisServer()]);
 }, 120_000);
 
@@ -89,6 +93,7 @@ afterAll(async () => {
   await database?.drop();
   // The tests run as root, which removes the read-only copy regardless of its modes.
   if (tree) rmSync(tree, { recursive: true, force: true });
+  if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
 });
 
 describe('each entry point as an unprivileged user in a read-only tree', () => {
@@ -116,7 +121,9 @@ describe('each entry point as an unprivileged user in a read-only tree', () => {
       const exited = new Promise<number | null>((resolve) => proc.child.once('exit', (code) => resolve(code)));
       proc.child.kill('SIGTERM');
       expect(await exited, `${proc.name}:\n${proc.output().slice(-3000)}`).toBe(0);
-      expect(proc.output(), proc.name).not.toMatch(/EACCES|EROFS|"level":(50|60)/);
+      expect(proc.output(), proc.name).not.toMatch(/EACCES|EROFS|"level":(50|60)|snapshot not written/);
     }
+    // The API kept its listing index's snapshot on its volume, for a fast next start.
+    expect(existsSync(path.join(snapshotDir, 'listing-index.snapshot'))).toBe(true);
   }, 240_000);
 });

@@ -15,6 +15,8 @@ type ComposeService = {
   stop_grace_period?: string;
   environment?: Record<string, string>;
   build?: { target?: string };
+  volumes?: string[];
+  read_only?: boolean;
 };
 const compose = parse(readFileSync(path.join(repo, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
 const dockerfile = readFileSync(path.join(repo, 'Dockerfile'), 'utf8');
@@ -55,6 +57,19 @@ describe('docker-compose.yml', () => {
     const stages = dockerfile.split(/^FROM /m).slice(1);
     const withChromium = stages.filter((stage) => /apt-get install[^\n]*chromium/.test(stage)).map((stage) => stage.split('\n')[0]);
     expect(withChromium).toEqual(['runtime AS crawler']);
+  });
+
+  it("gives the API a writable volume for its listing-index snapshot (the tree is read-only), created for the image's user", () => {
+    const api = compose.services.api!;
+    const snapshot = api.environment?.LISTINGS_INDEX_SNAPSHOT ?? '';
+    expect(api.read_only).toBe(true);
+    const mount = (api.volumes ?? []).map((v) => v.split(':')).find(([, target]) => snapshot.startsWith(`${target}/`));
+    expect(mount, snapshot).toBeDefined();
+    expect(Object.keys((compose as unknown as { volumes: Record<string, unknown> }).volumes)).toContain(mount![0]);
+    expect(dockerfile).toContain(`chown node:node ${mount![1]}`);
+    // the rest of the shared environment is kept, not replaced
+    expect(api.environment?.DATABASE_URL).toBe(compose.services.scorer!.environment?.DATABASE_URL);
+    expect(api.volumes).toContain('../shared:/shared:ro');
   });
 });
 

@@ -1,0 +1,51 @@
+/** The alert walkthrough's lot (README, demo banner): an upcoming excavator alone in its state, offered well under its value. */
+import { describe, expect, it } from 'vitest';
+import { DemoAuction } from '../../scripts/demo-site/demo-auction.js';
+import { loadCatalog, type CatalogMachine } from '../../scripts/demo-site/demo-catalog.js';
+
+const machine = (i: number, categoryId: number, state: string, marketValue: number): CatalogMachine => ({
+  origin: 'fastiron',
+  recordId: String(i),
+  title: `Machine ${i}`,
+  make: null,
+  model: `M${i}`,
+  year: 2005,
+  hours: null,
+  categoryId,
+  state,
+  city: null,
+  marketValue,
+  details: {},
+  description: '',
+});
+
+describe('demo alert walkthrough', () => {
+  it('picks the dearest upcoming excavator whose state sells no other excavator, at under a third of its value', () => {
+    const catalog = [
+      machine(0, 1, 'Texas', 90_000),
+      machine(1, 1, 'Texas', 80_000),
+      machine(2, 1, 'Ohio', 50_000),
+      machine(3, 1, 'Iowa', 40_000),
+      machine(4, 3, 'Ohio', 70_000),
+    ];
+    // every lot upcoming: nothing published at the start
+    const auction = new DemoAuction(catalog, { seed: 3, lots: 5, speed: 0, startedAt: Date.UTC(2026, 10, 21), publishedShare: 0 });
+    const pick = auction.walkthrough()!;
+    expect(pick.lot.machine.recordId).toBe('2');
+    expect(pick.state).toBe('Ohio');
+    expect(pick.price).toBe(15_000);
+    // once published it is no longer upcoming: the next one alone in its state
+    auction.publishNow(pick.lot.id, pick.price);
+    expect(auction.walkthrough()!.lot.machine.recordId).toBe('3');
+  });
+
+  it('on the real demo catalog (seed 42, 600 lots) names a lot no other excavator shares a state with', async () => {
+    const catalog = await loadCatalog(process.env.SHARED_DIR ?? '../shared');
+    const auction = new DemoAuction(catalog, { seed: 42, lots: 600, speed: 0, startedAt: Date.UTC(2026, 10, 26) });
+    const pick = auction.walkthrough()!;
+    expect(pick.lot.machine.categoryId).toBe(1);
+    expect(pick.state).not.toBeNull();
+    expect(auction.lots.filter((l) => l.machine.categoryId === 1 && l.machine.state === pick.state)).toEqual([pick.lot]);
+    expect(pick.price).toBeLessThan(pick.lot.machine.marketValue * 0.35);
+  }, 60_000);
+});
