@@ -1,6 +1,7 @@
 /**
  * An online lot's nearest sold lots by what the seller wrote: title and the start of the
- * description, compared as idf-weighted word sets (cosine), within the same type. Their
+ * description, compared as idf-weighted word sets (cosine), within the same type and the same
+ * source (site). Their
  * similarity-weighted mean log price, pulled towards the type's median online price by one
  * pseudo-lot, is the "what lots like this one sold for" estimate the fair value blends with the
  * trees' for online lots (`NEIGHBOUR_BLEND` in fair-value-model.ts).
@@ -9,15 +10,19 @@
  * Trailer", "Miller Trailblazer 302 Air Pak", "8ft x 32ft Mobile Office"), and the trees, trained
  * mostly on Fast Iron's dealer sales, read those words only through averages. On the two West
  * folds of the training period the blend beat the trees alone (docs/valuation.md).
+ *
+ * Same source only: a site's lots are compared with what sold on that site. West Auctions' surplus
+ * minis and pipe trailers say nothing of a dealer auction's full-size excavator that shares its
+ * words ("Komatsu", "excavator"); a lot from a site with no sold lots yet is valued by the trees.
  */
 import type { TrainingSale, ValuationInput } from './features.js';
 
 export type LotNeighbours = {
   words: string[];
   idf: number[];
-  /** Per lot: type, indexes into `words`, log price (today's dollars). */
+  /** Per lot: its market (`source|type`), indexes into `words`, log price (today's dollars). */
   lots: { type: string; words: number[]; logPrice: number }[];
-  /** Median log price of the online lots of each type: what few or far neighbours are pulled to. */
+  /** Median log price of each market's lots (`source|type`): what few or far neighbours are pulled to. */
   prior: Record<string, number>;
 };
 
@@ -31,6 +36,9 @@ const PRIOR_WEIGHT = 0.5;
 /** Description characters read: the first lines say what the lot is; the rest is removal terms. */
 const DESCRIPTION_CHARS = 600;
 const MAX_WORDS = 80;
+
+/** A lot's market: its source and type (a lot is compared only with lots of the same market). */
+const marketOf = (r: ValuationInput) => `${String(r.attributes.source)}|${r.categoryId}`;
 
 /** Fast Iron's titles are made from its model columns; online lots' are the seller's words. */
 export function isOnlineLot(r: ValuationInput): boolean {
@@ -68,7 +76,7 @@ export function fitLotNeighbours(rows: TrainingSale[]): LotNeighbours | undefine
   const index = new Map(words.map((w, i) => [w, i]));
   const byType = new Map<string, number[]>();
   const lots = online.map((r, i) => {
-    const type = String(r.categoryId);
+    const type = marketOf(r);
     const logPrice = Math.log1p(r.price);
     (byType.get(type) ?? byType.set(type, []).get(type)!).push(logPrice);
     return { type, words: wordsOf[i]!.map((w) => index.get(w)!), logPrice };
@@ -104,14 +112,14 @@ function indexOf(n: LotNeighbours): Index {
 }
 
 /**
- * The neighbours' estimate of an online lot's log price, or NaN when it is not an online lot or its
- * type has no online lots yet. Words the table has never seen count towards the lot's own length
+ * The neighbours' estimate of an online lot's log price, or NaN when it is not an online lot or no
+ * lot of its type has sold on its source yet. Words the table has never seen count towards the lot's own length
  * (at the rarest word's weight), so a lot mostly unlike any sold one has weak similarities and leans
  * on the type's median.
  */
 export function neighbourLogPrice(n: LotNeighbours | undefined, r: ValuationInput): number {
   if (!n || !isOnlineLot(r)) return NaN;
-  const type = String(r.categoryId);
+  const type = marketOf(r);
   const prior = n.prior[type];
   if (prior === undefined) return NaN;
   const { byWord, norms, wordIndex } = indexOf(n);

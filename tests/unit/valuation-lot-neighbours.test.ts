@@ -50,4 +50,13 @@ describe('online lots valued by their nearest sold lots', () => {
     const b = valueOf(lot('2021 Utility Trailer', 0, 'Hours: 150'));
     expect(a).toBe(b);
   });
+
+  it("compares a lot only with lots sold on its own source: another site's lot is left to the trees", () => {
+    const n = fitLotNeighbours([...history, lot('Restroom Trailer', 20_000, '', 'govdeals')]);
+    // West's restroom trailers sold near $9,000; GovDeals' one at $20,000
+    expect(Math.expm1(neighbourLogPrice(n, lot('Restroom Trailer', 0, '3-stall restroom')))).toBeLessThan(12_000);
+    expect(Math.expm1(neighbourLogPrice(n, lot('Restroom Trailer', 0, '3-stall restroom', 'govdeals')))).toBeGreaterThan(15_000);
+    // a site with no sold lots: no neighbours' estimate, the fair value is the trees'
+    expect(neighbourLogPrice(n, lot('Restroom Trailer', 0, '3-stall restroom', 'demo'))).toBeNaN();
+  });
 });
