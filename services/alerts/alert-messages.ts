@@ -1,8 +1,9 @@
 /**
  * The words of alert messages: why the lot matched (title, price, deal score and level, fair
  * value, time left, link to the deal page) for e-mail, and a short form under 160 characters
- * for SMS. Pure: every input is passed in, including the clock. Listing text comes from auction
- * sites, so it is bounded, stripped of control characters and escaped in HTML.
+ * for SMS that still says why (the alert's criteria and the fair-value range, compactly). Pure:
+ * every input is passed in, including the clock. Listing text comes from auction sites, so it is
+ * bounded, stripped of control characters and escaped in HTML.
  */
 import type { AlertDealLevel, NotificationEvent } from '../../db/schema/alerts.js';
 import type { Condition } from '../../db/schema/listings.js';
@@ -207,13 +208,56 @@ function fitSms(title: string, template: (title: string) => string): string {
   return body.length > SMS_MAX_LENGTH ? body.slice(0, SMS_MAX_LENGTH) : body;
 }
 
-export function renderMatchSms(input: { listing: MessageListing; event: NotificationEvent; appUrl: string; now: Date }): string {
+/** Dollars in few characters for SMS: $950, $62k, $62.5k, $1.25M. */
+export function compactUsd(n: number): string {
+  const v = Math.round(n);
+  if (v < 1_000) return `$${v}`;
+  const trim = (x: number, digits: number) => String(Number(x.toFixed(digits)));
+  if (v < 999_500) return `$${trim(v / 1_000, v < 100_000 ? 1 : 0)}k`;
+  return `$${trim(v / 1_000_000, v < 10_000_000 ? 2 : 1)}M`;
+}
+
+/** The valuation's range for SMS, sharing the unit when both ends have it: '$55-70k'. */
+function compactRange(low: number, high: number): string {
+  const a = compactUsd(low);
+  const b = compactUsd(high);
+  const unit = (x: string) => x.slice(-1);
+  return unit(a) === unit(b) && /[kM]/.test(unit(a)) ? `${a.slice(0, -1)}-${b.slice(1)}` : `${a}-${b}`;
+}
+
+/** Keywords in an SMS are bounded so the criteria leave room for the lot. */
+const SMS_KEYWORDS_MAX = 24;
+
+/** The alert's criteria as few characters as they can be said: 'Excavators, to $50k, TX, score 80+, "cat"'. */
+export function smsCriteriaText(alert: MessageAlert): string {
+  const price =
+    alert.priceMin !== null && alert.priceMax !== null
+      ? compactRange(alert.priceMin, alert.priceMax)
+      : alert.priceMin !== null
+        ? `from ${compactUsd(alert.priceMin)}`
+        : alert.priceMax !== null
+          ? `to ${compactUsd(alert.priceMax)}`
+          : null;
+  const level = alert.minDealScore !== null ? `score ${alert.minDealScore}+` : alert.dealLevel === 'excellent' ? 'excellent only' : 'good+';
+  const parts = [alert.equipmentType, price, alert.state, alert.condition, level, alert.includeUnscored ? '+unscored' : null];
+  if (alert.keywords) parts.push(`"${cleanText(alert.keywords, SMS_KEYWORDS_MAX)}"`);
+  return parts.filter(Boolean).join(', ');
+}
+
+/**
+ * One SMS (≤ SMS_MAX_LENGTH): what the lot is (price, score, fair value and its range, time left),
+ * why it was sent (the alert's criteria, compact) and the short link. The title is shortened
+ * first; only if the rest alone is too long is the end of the criteria cut.
+ */
+export function renderMatchSms(input: { alert: MessageAlert; listing: MessageListing; event: NotificationEvent; appUrl: string; now: Date }): string {
   const { listing } = input;
   const head = input.event === 'price_drop' ? 'Price drop' : input.event === 'level_up' ? 'Better deal' : 'Deal Radar';
   const facts = [
     listing.priceUsd === null ? null : formatUsd(listing.priceUsd),
-    listing.dealScore === null ? null : `score ${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,
-    listing.fairValue === null ? null : `fair ${formatUsd(listing.fairValue)}`,
+    listing.dealScore === null ? null : `${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,
+    listing.fairValue === null
+      ? null
+      : `fair ${compactUsd(listing.fairValue)}${listing.valueLow != null && listing.valueHigh != null ? ` (${compactRange(listing.valueLow, listing.valueHigh)})` : ''}`,
     (() => {
       const left = timeLeft(listing.auctionEndAt, input.now);
       return left ? (left === 'Ended' ? left : `${left} left`) : null;
@@ -222,7 +266,12 @@ export function renderMatchSms(input: { listing: MessageListing; event: Notifica
     .filter(Boolean)
     .join(', ');
   const link = shortDealUrl(input.appUrl, listing.id);
-  return fitSms(cleanText(listing.title, 120), (title) => `${head}: ${title}${title ? ' ' : ''}${facts} ${link}`.replace(/\s+/g, ' '));
+  let why = `Why: ${smsCriteriaText(input.alert)}`;
+  const body = (title: string) => `${head}: ${title}${title ? ' ' : ''}${facts}. ${why} ${link}`.replace(/\s+/g, ' ');
+  // The why stays: should even an empty title not fit, the criteria's end is cut before the link.
+  const over = body('').length - SMS_MAX_LENGTH;
+  if (over > 0) why = `${why.slice(0, Math.max(0, why.length - over - 1)).trimEnd()}…`;
+  return fitSms(cleanText(listing.title, 120), body);
 }
 
 export type DigestItem = { listing: MessageListing; event: NotificationEvent };

@@ -135,7 +135,7 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
     const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, valueLow: row.valueLow, valueHigh: row.valueHigh, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state };
     const messageKey = instantMessageKey(row.notificationId);
     if (route.channel === 'sms') {
-      messages.push({ messageKey, channel: 'sms', kind: ALERT_MESSAGE_KIND, recipient: route.phone!, subject: '', textBody: renderMatchSms({ listing, event: row.event, appUrl, now }) });
+      messages.push({ messageKey, channel: 'sms', kind: ALERT_MESSAGE_KIND, recipient: route.phone!, subject: '', textBody: renderMatchSms({ alert: messageAlert(row), listing, event: row.event, appUrl, now }) });
     } else {
       const unsubscribe = unsubscribeUrl(appUrl, linkKey, row.alertId);
       const email = renderMatchEmail({ alert: messageAlert(row), listing, event: row.event, appUrl, unsubscribeUrl: unsubscribe, now });

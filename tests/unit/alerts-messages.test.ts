@@ -75,13 +75,45 @@ describe('message texts', () => {
   it('SMS stay under 160 characters with a short link, whatever the title', () => {
     for (let i = 0; i < 200; i++) {
       const title = randomBytes(1 + (i % 120)).toString('base64');
-      const sms = renderMatchSms({ listing: { ...listing, title, id: 2_000_000_000 }, event: i % 2 ? 'match' : 'price_drop', appUrl: 'https://dealradar.example', now });
+      const sms = renderMatchSms({ alert, listing: { ...listing, title, id: 2_000_000_000 }, event: i % 2 ? 'match' : 'price_drop', appUrl: 'https://dealradar.example', now });
       expect(sms.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
       expect(sms.endsWith(' https://dealradar.example/d/x2qxvk')).toBe(true);
     }
-    expect(renderMatchSms({ listing, event: 'match', appUrl: 'https://dealradar.example', now })).toBe(
-      'Deal Radar: CAT 320D Excavator $45,000, score 88 Excellent, fair $62,000, 2d 5h left https://dealradar.example/d/9ix',
+    expect(renderMatchSms({ alert, listing, event: 'match', appUrl: 'https://dealradar.example', now })).toBe(
+      'Deal Radar: CAT 320D Excavator $45,000, 88 Excellent, fair $62k, 2d 5h left. Why: Excavators, to $50k, TX, score 80+, "cat" https://dealradar.example/d/9ix',
     );
+  });
+
+  it('SMS say why: the alert criteria and the fair-value range; a long title is cut, never the why', () => {
+    const ranged = { ...listing, valueLow: 55_000, valueHigh: 70_000 };
+    const why = 'Why: Excavators, to $50k, TX, score 80+, "cat"';
+    const sms = renderMatchSms({ alert, listing: ranged, event: 'match', appUrl: 'https://dealradar.example', now });
+    expect(sms).toContain('fair $62k ($55-70k)');
+    expect(sms).toContain(why);
+    expect(sms.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
+    expect(sms).toBe('Deal Radar: CAT 320D Ex… $45,000, 88 Excellent, fair $62k ($55-70k), 2d 5h left. Why: Excavators, to $50k, TX, score 80+, "cat" https://dealradar.example/d/9ix');
+
+    // A very long title: the title gives way, the facts, the range and the why stay.
+    const longTitle = `2015 Caterpillar 320D2 L Hydraulic Excavator ${'with thumb and enclosed cab '.repeat(40)}`;
+    for (const event of ['match', 'price_drop', 'level_up'] as const) {
+      const long = renderMatchSms({ alert, listing: { ...ranged, title: longTitle, id: 2_000_000_000 }, event, appUrl: 'https://dealradar.example', now });
+      expect(long.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
+      expect(long).toMatch(/^(Deal Radar|Price drop|Better deal): 2015 C\S*… \$45,000, /);
+      expect(long).toContain('$45,000, 88 Excellent, fair $62k ($55-70k), 2d 5h left.');
+      expect(long).toContain(why);
+      expect(long.endsWith(' https://dealradar.example/d/x2qxvk')).toBe(true);
+    }
+
+    // The free plan's criteria: the level, and the unscored opt-in; range with a shared unit.
+    const free: MessageAlert = { id: 1, equipmentType: 'Wheel Loaders', priceMin: 20_000, priceMax: 60_000, state: null, condition: 'Good', dealLevel: 'excellent', minDealScore: null, includeUnscored: true, keywords: null };
+    const unscored = renderMatchSms({ alert: free, listing: { ...listing, dealScore: null, fairValue: null }, event: 'match', appUrl: 'https://dealradar.example', now });
+    expect(unscored).toBe('Deal Radar: CAT 320D Excavator $45,000, 2d 5h left. Why: Wheel Loaders, $20-60k, Good, excellent only, +unscored https://dealradar.example/d/9ix');
+
+    // Criteria too long for one SMS even without a title: the end of the why is cut, never the link.
+    const crowded: MessageAlert = { ...free, equipmentType: 'Backhoe Loaders', priceMin: 100_000, priceMax: 1_250_000, state: 'NH', condition: 'Parts Only', minDealScore: 75, keywords: 'x'.repeat(200) };
+    const cut = renderMatchSms({ alert: crowded, listing: { ...ranged, title: longTitle, id: 2_000_000_000 }, event: 'level_up', appUrl: 'https://dealradar.example', now });
+    expect(cut.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
+    expect(cut).toMatch(/^Better deal: \$45,000, 88 Excellent, fair \$62k \(\$55-70k\), 2d 5h left\. Why: Backhoe Loaders, \$100k-\$1\.25M, NH, Parts Only, \S*… https:\/\/dealradar\.example\/d\/x2qxvk$/);
   });
 
   it('digests list the matches, best deal first, and stay short on SMS', () => {

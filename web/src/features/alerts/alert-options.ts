@@ -55,3 +55,46 @@ export function dealFilterText(alert: { deal_level?: string; min_deal_score?: nu
         : 'Good deals or better';
   return alert.include_unscored ? `${base}, and unscored` : base;
 }
+
+/**
+ * The premium filters' rules, as the API checks them (services/alerts/alert-rules.ts): the web
+ * app does not import server code, so the limits and messages are repeated here.
+ */
+export const ALERT_FIELD_MESSAGES = {
+  minDealScore: 'Enter a whole number from 0 to 100.',
+  keywordsTooLong: 'Use at most 10 keywords of at most 40 characters each (200 characters in all).',
+} as const;
+export const MAX_KEYWORDS = 10;
+export const MAX_KEYWORD_LENGTH = 40;
+export const MAX_KEYWORDS_TEXT = 200;
+
+/** A minimum deal score: '' is not set (null); otherwise a whole number 0–100, else undefined (invalid). */
+export function parseMinDealScore(value: string): number | null | undefined {
+  if (value.trim() === '') return null;
+  if (!/^\s*\d+\s*$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= 0 && n <= 100 ? n : undefined;
+}
+
+/** Lower-cased distinct words; quotes and punctuation other than - . / are separators (as the API splits them). */
+export function keywordTerms(keywords: string): string[] {
+  const terms = keywords
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}\-./]+/u)
+    .map((t) => t.replace(/^[-./]+|[-./]+$/g, ''))
+    .filter(Boolean);
+  return [...new Set(terms)];
+}
+
+/** Keywords as sent: trimmed, spaces collapsed; null when no word is left; undefined when over the limits. */
+export function parseKeywords(value: string): string | null | undefined {
+  const text = value.trim().replace(/\s+/g, ' ');
+  const terms = keywordTerms(text);
+  if (text.length > MAX_KEYWORDS_TEXT || terms.length > MAX_KEYWORDS || terms.some((t) => t.length > MAX_KEYWORD_LENGTH)) return undefined;
+  return terms.length > 0 ? text : null;
+}
+
+/** The alert's keywords for its row, or null when it has none. */
+export function keywordsText(keywords: string | null | undefined): string | null {
+  return keywords ? `Keywords: ${keywords}` : null;
+}

@@ -31,6 +31,10 @@ export type AlertInput = {
   delivery_method: DeliveryMethod;
   deal_level: AlertDealLevel;
   include_unscored: boolean;
+  /** Premium: any minimum badge score 0–100, in place of deal_level. */
+  min_deal_score?: number | null;
+  /** Premium: every word must appear in the listing. */
+  keywords?: string | null;
 };
 
 export type AlertNotification = {

@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { Field, inputClass, Label } from '../../../components/ui/form.js';
-import { CONDITIONS, EQUIPMENT_TYPES, parseWholeDollars, US_STATES } from '../alert-options.js';
+import { ALERT_FIELD_MESSAGES, CONDITIONS, EQUIPMENT_TYPES, parseKeywords, parseMinDealScore, parseWholeDollars, US_STATES } from '../alert-options.js';
 import type { AlertDealLevel, AlertInput, DeliveryMethod } from '../api/alerts-api.js';
 
 type Values = {
@@ -15,6 +15,10 @@ type Values = {
   deliveryMethod: DeliveryMethod;
   dealLevel: AlertDealLevel;
   includeUnscored: boolean;
+  /** Premium only: a whole number 0–100 replacing the deal level; '' means not set. */
+  minDealScore: string;
+  /** Premium only: words that must all appear in the listing; '' means none. */
+  keywords: string;
 };
 export const EMPTY_ALERT_FORM: Values = {
   equipmentType: '',
@@ -25,11 +29,27 @@ export const EMPTY_ALERT_FORM: Values = {
   deliveryMethod: 'email',
   dealLevel: 'good',
   includeUnscored: false,
+  minDealScore: '',
+  keywords: '',
 };
 
-/** The form's values as the API's payload ('any-location' / 'any-condition' mean no filter). */
-export function alertPayload(values: Values): AlertInput {
-  return {
+type FormErrors = Partial<Record<'equipmentType' | 'minDealScore' | 'keywords', string>>;
+
+/** The form's errors, with the API's messages (services/alerts/alert-rules.ts); premium fields only for premium. */
+export function alertFormErrors(values: Values, premium = false): FormErrors {
+  const errors: FormErrors = {};
+  if (!values.equipmentType) errors.equipmentType = 'Please select an equipment type';
+  if (premium && parseMinDealScore(values.minDealScore) === undefined) errors.minDealScore = ALERT_FIELD_MESSAGES.minDealScore;
+  if (premium && parseKeywords(values.keywords) === undefined) errors.keywords = ALERT_FIELD_MESSAGES.keywordsTooLong;
+  return errors;
+}
+
+/**
+ * The form's values as the API's payload ('any-location' / 'any-condition' mean no filter). The
+ * premium filters are sent only for premium users and only when set (valid values assumed).
+ */
+export function alertPayload(values: Values, premium = false): AlertInput {
+  const payload: AlertInput = {
     equipment_type: values.equipmentType,
     state: values.location === 'any-location' ? null : values.location,
     price_min: parseWholeDollars(values.priceMin),
@@ -39,6 +59,13 @@ export function alertPayload(values: Values): AlertInput {
     deal_level: values.dealLevel,
     include_unscored: values.includeUnscored,
   };
+  if (premium) {
+    const minDealScore = parseMinDealScore(values.minDealScore);
+    const keywords = parseKeywords(values.keywords);
+    if (minDealScore !== null && minDealScore !== undefined) payload.min_deal_score = minDealScore;
+    if (keywords !== null && keywords !== undefined) payload.keywords = keywords;
+  }
+  return payload;
 }
 
 function SelectField({ label, value, onChange, children, error }: { label: string; value: string; onChange: (v: string) => void; children: React.ReactNode; error?: string }) {
@@ -58,24 +85,37 @@ function SelectField({ label, value, onChange, children, error }: { label: strin
   );
 }
 
-export function AlertForm({ smsAllowed, onCreate, onCancel }: { smsAllowed: boolean; onCreate: (input: AlertInput) => Promise<boolean>; onCancel: () => void }) {
+export function AlertForm({
+  smsAllowed,
+  premium = false,
+  onCreate,
+  onCancel,
+}: {
+  smsAllowed: boolean;
+  /** Shows the premium filters (minimum deal score, keywords). */
+  premium?: boolean;
+  onCreate: (input: AlertInput) => Promise<boolean>;
+  onCancel: () => void;
+}) {
   const [values, setValues] = useState<Values>(EMPTY_ALERT_FORM);
-  const [error, setError] = useState<string | undefined>();
+  const [errors, setErrors] = useState<FormErrors>({});
   const [busy, setBusy] = useState(false);
   const set = (key: Exclude<keyof Values, 'includeUnscored'>) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
   const unscoredId = useId();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (!values.equipmentType) {
-      setError('Please select an equipment type');
-      toast.error('Error', { description: 'Please select an equipment type' });
+    const found = alertFormErrors(values, premium);
+    const first = found.equipmentType ?? found.minDealScore ?? found.keywords;
+    if (first) {
+      setErrors(found);
+      toast.error('Error', { description: first });
       return;
     }
-    setError(undefined);
+    setErrors({});
     setBusy(true);
     try {
-      if (await onCreate(alertPayload(values))) setValues(EMPTY_ALERT_FORM);
+      if (await onCreate(alertPayload(values, premium))) setValues(EMPTY_ALERT_FORM);
     } finally {
       setBusy(false);
     }
@@ -89,7 +129,7 @@ export function AlertForm({ smsAllowed, onCreate, onCancel }: { smsAllowed: bool
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Create New Alert">
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            <SelectField label="Equipment Type" value={values.equipmentType} onChange={set('equipmentType')} error={error}>
+            <SelectField label="Equipment Type" value={values.equipmentType} onChange={set('equipmentType')} error={errors.equipmentType}>
               <option value="">Select equipment type</option>
               {EQUIPMENT_TYPES.map((t) => (
                 <option key={t} value={t}>
@@ -125,6 +165,30 @@ export function AlertForm({ smsAllowed, onCreate, onCancel }: { smsAllowed: bool
               <option value="good">Good deals or better (score 60+)</option>
               <option value="excellent">Excellent deals only (score 80+)</option>
             </SelectField>
+            {premium && (
+              <>
+                <Field
+                  label="Minimum Deal Score"
+                  optional
+                  inputMode="numeric"
+                  placeholder="e.g. 70"
+                  value={values.minDealScore}
+                  onChange={(e) => set('minDealScore')(e.target.value)}
+                  maxLength={3}
+                  error={errors.minDealScore}
+                  hint="Premium: a whole number from 0 to 100; replaces the deal level when set."
+                />
+                <Field
+                  label="Keywords"
+                  optional
+                  placeholder="e.g. cat 320 thumb"
+                  value={values.keywords}
+                  onChange={(e) => set('keywords')(e.target.value)}
+                  error={errors.keywords}
+                  hint="Premium: every word must appear in the listing; up to 10 words of 40 characters, 200 in all."
+                />
+              </>
+            )}
           </div>
           <div className="flex items-start gap-2">
             <input
@@ -145,7 +209,7 @@ export function AlertForm({ smsAllowed, onCreate, onCancel }: { smsAllowed: bool
               variant="secondary"
               onClick={() => {
                 setValues(EMPTY_ALERT_FORM);
-                setError(undefined);
+                setErrors({});
                 onCancel();
               }}
             >

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TEST_USER, installFakeApi, renderApp, setupDom, signIn, type FakeRequest, type FakeResponse } from '../../../testing/render-app.js';
-import { alertPayload, EMPTY_ALERT_FORM } from './alert-form.js';
+import { alertFormErrors, alertPayload, EMPTY_ALERT_FORM } from './alert-form.js';
 
 setupDom();
 
@@ -162,6 +162,103 @@ describe('alerts page', () => {
     expect(await screen.findByText('Alert Created')).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ equipment_type: 'Excavators', deal_level: 'excellent', include_unscored: true });
     expect(await screen.findByText('Excellent deals only, and unscored')).toBeTruthy();
+  });
+
+  it('premium users can set a minimum deal score and keywords: checked as the API does, sent in the POST, shown in the row', async () => {
+    signIn();
+    const calls = alertsApi([{ ...ALERT, id: 5, equipment_type: 'Cranes', min_deal_score: 75, keywords: 'grove rt' }], (req) =>
+      req.path === '/api/subscriptions/status/' ? { body: { ...FREE, is_premium: true, product_name: 'Pro' } } : undefined,
+    );
+    renderApp('/alerts');
+    // An existing alert's premium filters are shown in its row.
+    const cranes = (await screen.findByRole('rowheader', { name: 'Cranes' })).closest('tr')!;
+    expect(within(cranes).getByText('Deal score 75+')).toBeTruthy();
+    expect(within(cranes).getByText('Keywords: grove rt')).toBeTruthy();
+
+    await screen.findByText('Premium plan: unlimited alerts, delivered by email or SMS.');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Alert' }));
+    const score = screen.getByLabelText(/^Minimum Deal Score/) as HTMLInputElement;
+    const keywords = screen.getByLabelText(/^Keywords/) as HTMLInputElement;
+    expect(screen.getByLabelText('Deals')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Equipment Type'), { target: { value: 'Excavators' } });
+
+    // The API's rules and messages: a whole number 0–100; at most 10 words of 40 characters.
+    fireEvent.change(score, { target: { value: '101' } });
+    fireEvent.change(keywords, { target: { value: 'a b c d e f g h i j k' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Enter a whole number from 0 to 100.', { selector: 'p' })).toBeTruthy();
+    expect(screen.getByText('Use at most 10 keywords of at most 40 characters each (200 characters in all).', { selector: 'p' })).toBeTruthy();
+    expect(score.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(score, { target: { value: '7.5' } });
+    fireEvent.change(keywords, { target: { value: `cat ${'x'.repeat(41)}` } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Enter a whole number from 0 to 100.', { selector: 'p' })).toBeTruthy();
+    expect(screen.getByText('Use at most 10 keywords of at most 40 characters each (200 characters in all).', { selector: 'p' })).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    fireEvent.change(score, { target: { value: ' 70 ' } });
+    fireEvent.change(keywords, { target: { value: '  cat   320 thumb ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Alert Created')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
+      equipment_type: 'Excavators',
+      state: null,
+      price_min: null,
+      price_max: null,
+      condition: null,
+      delivery_method: 'email',
+      deal_level: 'good',
+      include_unscored: false,
+      min_deal_score: 70,
+      keywords: 'cat 320 thumb',
+    });
+    const row = (await screen.findByRole('rowheader', { name: 'Excavators' })).closest('tr')!;
+    expect(within(row).getByText('Deal score 70+')).toBeTruthy();
+    expect(within(row).getByText('Keywords: cat 320 thumb')).toBeTruthy();
+  });
+
+  it('premium users who leave the premium filters empty send the level only', async () => {
+    signIn();
+    const calls = alertsApi([], (req) => (req.path === '/api/subscriptions/status/' ? { body: { ...FREE, is_premium: true } } : undefined));
+    renderApp('/alerts');
+    await screen.findByText('Premium plan: unlimited alerts, delivered by email or SMS.');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Alert' }));
+    expect(screen.getByLabelText(/^Minimum Deal Score/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Equipment Type'), { target: { value: 'Graders' } });
+    fireEvent.change(screen.getByLabelText('Deals'), { target: { value: 'excellent' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Alert Created')).toBeTruthy();
+    const body = calls.find((c) => c.method === 'POST')!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ equipment_type: 'Graders', deal_level: 'excellent' });
+    expect(body).not.toHaveProperty('min_deal_score');
+    expect(body).not.toHaveProperty('keywords');
+  });
+
+  it('free users see the deal level only, not the premium filters', async () => {
+    signIn();
+    alertsApi([]);
+    renderApp('/alerts');
+    await screen.findByText(/Free plan: up to 5 alerts/);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Alert' }));
+    expect(screen.getByLabelText('Deals')).toBeTruthy();
+    expect(screen.queryByLabelText(/Minimum Deal Score/)).toBeNull();
+    expect(screen.queryByLabelText(/Keywords/)).toBeNull();
+    expect(screen.queryByText(/every word must appear in the listing/)).toBeNull();
+  });
+
+  it('alertPayload: premium filters only for premium and only when set; alertFormErrors uses the API messages', () => {
+    const filled = { ...EMPTY_ALERT_FORM, equipmentType: 'Cranes', minDealScore: '0', keywords: 'Grove, RT-880' };
+    expect(alertPayload(filled)).not.toHaveProperty('min_deal_score');
+    expect(alertPayload(filled)).not.toHaveProperty('keywords');
+    expect(alertPayload(filled, true)).toMatchObject({ min_deal_score: 0, keywords: 'Grove, RT-880' });
+    expect(alertPayload({ ...filled, minDealScore: '', keywords: ' , ' }, true)).not.toHaveProperty('keywords');
+    expect(alertFormErrors({ ...filled, minDealScore: '-1', keywords: 'x'.repeat(201) }, true)).toEqual({
+      minDealScore: 'Enter a whole number from 0 to 100.',
+      keywords: 'Use at most 10 keywords of at most 40 characters each (200 characters in all).',
+    });
+    // A free user's form is not judged on fields it does not show.
+    expect(alertFormErrors({ ...filled, minDealScore: '-1' })).toEqual({});
+    expect(alertFormErrors({ ...EMPTY_ALERT_FORM })).toEqual({ equipmentType: 'Please select an equipment type' });
   });
 
   it('alertPayload: any-location / any-condition mean no filter; prices whole numbers, empty not set', () => {

@@ -12,7 +12,7 @@ import { useSubscriptionStatus } from '../../../lib/entitlements.js';
 import { priceRangeText } from '../../../lib/format-price.js';
 import { cn } from '../../../lib/cn.js';
 import { track } from '../../analytics/analytics.js';
-import { conditionText, dealFilterText, deliveryText, locationText } from '../alert-options.js';
+import { conditionText, dealFilterText, deliveryText, keywordsText, locationText } from '../alert-options.js';
 import { alertsApi, type Alert, type AlertInput } from '../api/alerts-api.js';
 import { AlertForm } from './alert-form.js';
 import { NotificationsList } from './notifications-list.js';
@@ -133,7 +133,7 @@ export function AlertsPage() {
         )}
       </p>
 
-      {showForm && <AlertForm smsAllowed={isPremium} onCreate={create} onCancel={() => setShowForm(false)} />}
+      {showForm && <AlertForm smsAllowed={isPremium} premium={isPremium} onCreate={create} onCancel={() => setShowForm(false)} />}
 
       <Card>
         <CardHeader>
@@ -186,6 +186,7 @@ export function AlertsPage() {
                     <Cell label="Delivery">
                       <Badge tone="outline">{deliveryText(alert.delivery_method)}</Badge>
                       <span className="mt-1 block text-xs text-slate-700">{dealFilterText(alert)}</span>
+                      {alert.keywords && <span className="mt-1 block break-words text-xs text-slate-700">{keywordsText(alert.keywords)}</span>}
                     </Cell>
                     <Cell label="Status">
                       <ActiveSwitch alert={alert} busy={toggle.isPending && toggle.variables?.id === alert.id} onToggle={() => toggle.mutate(alert)} />
