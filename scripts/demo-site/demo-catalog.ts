@@ -10,7 +10,7 @@ import path from 'node:path';
 import { CATEGORIES } from '../../services/shared/categories.js';
 import { readFastIron, readSalePrices } from '../../services/shared/datasets/fastiron.js';
 import { readWestAuction } from '../../services/shared/datasets/westauction.js';
-import { estimatePriceIndex, inDollarsOf, type IndexSale } from '../../services/valuation/price-index.js';
+import { comparableToday, estimatePriceIndex, type IndexSale } from '../../services/valuation/price-index.js';
 import { westAuctionToSoldResult } from '../../services/valuation/westauction-sales.js';
 
 export type CatalogMachine = {
@@ -152,11 +152,17 @@ async function readFastIronLaterSales(sharedDir: string): Promise<IndexSale[]> {
   return out;
 }
 
-/** Prices in the dollars of the latest sale, by the index the model estimates from the same sales history. */
+/**
+ * What each machine is worth as of the latest sale, as the model sees a comparable: its real sale
+ * price in that day's dollars and at the age the machine has then (a 1998 excavator sold at 14 in
+ * 2012 is offered at 27), by the index the model estimates from the same sales history.
+ */
 function inTodaysDollars(machines: CatalogMachine[], sales: IndexSale[]): CatalogMachine[] {
   const index = estimatePriceIndex(sales);
   const latest = new Date(Math.max(...sales.map((s) => s.soldAt.getTime())));
-  return machines.map((m) => (m.soldPrice && m.soldAt ? { ...m, marketValue: Math.round(inDollarsOf(index, m.soldPrice, m.soldAt, latest)) } : m));
+  return machines.map((m) =>
+    m.soldPrice && m.soldAt ? { ...m, marketValue: Math.round(comparableToday(index, { price: m.soldPrice, soldAt: m.soldAt, year: m.year, categoryId: m.categoryId }, latest)) } : m,
+  );
 }
 
 /** Every machine the demo can sell, in a stable order. */

@@ -8,7 +8,7 @@ import { ATTRIBUTE_FEATURES, encode as encodeAll, encodeLater, buildVocabulary, 
 import { GbdtModel, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
 import { fitTitleWords, titleWordColumns, TITLE_WORD_SPECS, type TitleWords } from './title-words.js';
 import { fitLotNeighbours, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
-import { estimatePriceIndex, inDollarsOf, type PriceIndex } from './price-index.js';
+import { comparableToday, estimatePriceIndex, inDollarsOf, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
@@ -228,6 +228,11 @@ export class FairValueModel {
   /** A price sold at `soldAt` in the dollars of `asOf` (unchanged when the model has no price index). */
   inDollarsOf(price: number, soldAt: Date, asOf: Date): number {
     return inDollarsOf(this.data.priceIndex, price, soldAt, asOf);
+  }
+
+  /** A comparable sale as worth at `asOf`: today's dollars, and its machine aged to `asOf` (price-index.ts). */
+  comparableToday(sale: { price: number; soldAt: Date; year: number | null; categoryId: number | null }, asOf: Date): number {
+    return comparableToday(this.data.priceIndex, sale, asOf);
   }
 
   /** Whether the model knows enough sales of this type to value it. */

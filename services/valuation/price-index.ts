@@ -7,9 +7,13 @@
 export type PriceIndex = {
   /** Dated log price levels, oldest first; the level of the latest point is 0 by convention. */
   points: { at: string; log: number }[];
+  /** Per type (category id): how log price falls per year of a machine's age (≤ 0), like for like. */
+  depreciation?: Record<string, number>;
   /** How it was estimated, for the docs and the model's metrics. */
   method?: string;
 };
+
+const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 
 export function priceLevel(index: PriceIndex | undefined, at: Date): number {
   const points = index?.points ?? [];
@@ -30,6 +34,31 @@ export function inDollarsOf(index: PriceIndex | undefined, price: number, soldAt
   return price * Math.exp(priceLevel(index, asOf) - priceLevel(index, soldAt));
 }
 
+/**
+ * Beyond this age a machine's price stops falling with age in the data (dozers and wheel loaders
+ * of 25–40 years sell at one plateau): ageing a comparable stops here.
+ */
+export const DEPRECIATION_MAX_AGE = 25;
+/** A sale's machine without a stated year is taken to be this old when it sold (Fast Iron's median age at sale). */
+const TYPICAL_AGE_AT_SALE = 8;
+
+/**
+ * A comparable sale in today's terms: its price in the dollars of `asOf` (the market's level) and
+ * at the age its machine has at `asOf` (the type's like-for-like depreciation, up to
+ * DEPRECIATION_MAX_AGE years of age). A 1998 excavator sold for $24,000 in 2012, aged 14, is not
+ * worth $24,000 at 28: shown so, comparables read on the same footing as the fair value.
+ */
+export function comparableToday(index: PriceIndex | undefined, sale: { price: number; soldAt: Date; year: number | null; categoryId: number | null }, asOf: Date): number {
+  const inDollars = inDollarsOf(index, sale.price, sale.soldAt, asOf);
+  const slope = index?.depreciation?.[String(sale.categoryId)] ?? 0;
+  if (slope === 0) return inDollars;
+  const soldYear = sale.soldAt.getTime() / YEAR_MS + 1970;
+  const ageThen = sale.year !== null ? Math.max(0, soldYear - sale.year) : TYPICAL_AGE_AT_SALE;
+  const ageNow = ageThen + Math.max(0, (asOf.getTime() - sale.soldAt.getTime()) / YEAR_MS);
+  const aged = Math.min(ageNow, DEPRECIATION_MAX_AGE) - Math.min(ageThen, DEPRECIATION_MAX_AGE);
+  return inDollars * Math.exp(Math.min(0, slope) * aged);
+}
+
 export type IndexSale = { categoryId: number | null; make: string | null; modelFamily: string | null; year: number | null; soldAt: Date; price: number };
 
 export type PriceIndexEstimate = PriceIndex & {
@@ -37,7 +66,6 @@ export type PriceIndexEstimate = PriceIndex & {
   years: { year: number; log: number; sales: number; linked: number }[];
 };
 
-const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -181,6 +209,7 @@ export function estimatePriceIndex(sales: IndexSale[], opts: { iterations?: numb
   const points = linkedYears.map((y) => ({ at: medianDate(y), log: chained.get(y)! }));
   return {
     points,
+    depreciation: Object.fromEntries([...slope].map(([t, v]) => [t, round4(v)])),
     method:
       'hedonic time-dummy: log price = group (family, else make, else type) + type depreciation × age + sale-year level; alternating medians; ' +
       `linked runs ${runs.map((r) => `${r[0]}–${r.at(-1)}`).join(', ')}, level carried flat between runs`,

@@ -35,7 +35,7 @@ export type ListingToScore = {
   sourceSlug?: string | null;
 };
 
-/** A comparable as the deal page shows it: `price` in today's dollars (rounded), `original_price` as it sold. */
+/** A comparable as the deal page shows it: `price` as worth today (today's dollars, the machine's age today; rounded), `original_price` as it sold. */
 export type ScoredComparable = { title: string; price: number; original_price: number; sold_at: string; source: string; url: string | null };
 
 export type NoScoreReason = 'unsupported-type' | 'no-model-or-family' | 'no-comparables' | 'no-price' | 'low-confidence';
@@ -141,7 +141,7 @@ function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedCo
     valuationConfidence: confidence,
     comparables: ranked.map((c) => ({
       title: c.title,
-      price: roundMoney(model.inDollarsOf(c.price, c.soldAt, asOf)),
+      price: roundMoney(model.comparableToday({ price: c.price, soldAt: c.soldAt, year: c.year, categoryId: listing.categoryId }, asOf)),
       original_price: c.price,
       sold_at: c.soldAt.toISOString(),
       source: c.source,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimatePriceIndex, inDollarsOf, priceLevel, type IndexSale } from '../../services/valuation/price-index.js';
+import { comparableToday, DEPRECIATION_MAX_AGE, estimatePriceIndex, inDollarsOf, priceLevel, type IndexSale } from '../../services/valuation/price-index.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 
 const random = seededRandom(3);
@@ -53,5 +53,25 @@ describe("today's dollars", () => {
     expect(priceLevel(index, new Date('2030-01-01T00:00:00Z'))).toBe(0);
     expect(priceLevel(index, new Date('2011-01-01T12:00:00Z'))).toBeCloseTo(-0.1, 3);
     expect(inDollarsOf(undefined, 5000, new Date('2001-01-01'), new Date('2020-01-01'))).toBe(5000);
+  });
+
+  it('measures each type\'s depreciation like for like and ages a comparable to today with it, up to a plateau', () => {
+    // the market loses 8% (log 0.08) a year of age in every family
+    const index = estimatePriceIndex(market({ 2009: 0, 2010: 0, 2011: 0, 2012: 0 }));
+    for (const type of ['1', '2', '3']) expect(index.depreciation![type]).toBeCloseTo(-0.08, 1);
+    const slope = index.depreciation!['1']!;
+    const asOf = new Date('2012-06-01T00:00:00Z');
+    // a 2005 machine sold at 5 in 2010 is two years older today: ×exp(2·slope)
+    const sale = { price: 50_000, soldAt: new Date('2010-06-01T00:00:00Z'), year: 2005, categoryId: 1 };
+    expect(comparableToday(index, sale, asOf) / inDollarsOf(index, 50_000, sale.soldAt, asOf)).toBeCloseTo(Math.exp(slope * 2), 2);
+    // a machine already past the plateau's age loses nothing more with age
+    const old = { ...sale, year: 2010 - DEPRECIATION_MAX_AGE - 3 };
+    expect(comparableToday(index, old, asOf)).toBeCloseTo(inDollarsOf(index, 50_000, sale.soldAt, asOf), 6);
+    // one that crosses it (24 when sold, 26.4 now) ages only up to it: one year
+    const crossing = { ...sale, soldAt: new Date('2010-01-01T00:00:00Z'), year: 2010 - DEPRECIATION_MAX_AGE + 1 };
+    expect(comparableToday(index, crossing, asOf) / inDollarsOf(index, 50_000, crossing.soldAt, asOf)).toBeCloseTo(Math.exp(slope * 1), 2);
+    // no depreciation known (an index without it, or no index): today's dollars only
+    expect(comparableToday({ points: index.points }, sale, asOf)).toBe(inDollarsOf(index, 50_000, sale.soldAt, asOf));
+    expect(comparableToday(undefined, sale, asOf)).toBe(50_000);
   });
 });

@@ -91,7 +91,7 @@ describe('the scoring contract', () => {
     for (const c of scored.comparables!) {
       const original = comps.find((x) => x.price === c.original_price && x.soldAt.toISOString() === c.sold_at);
       expect(original).toBeDefined();
-      expect(c.price).toBe(Math.round(model.inDollarsOf(c.original_price, new Date(c.sold_at), new Date(scored.asOf!))));
+      expect(c.price).toBe(Math.round(model.comparableToday({ price: c.original_price, soldAt: new Date(c.sold_at), year: original!.year, categoryId: listing.categoryId }, new Date(scored.asOf!))));
     }
   });
 

@@ -123,7 +123,7 @@ export function ValuationCard({
             </dl>
             {asOf && (
               <p className="text-sm text-slate-700" data-testid="values-as-of">
-                {asOf}: comparable sales are shown at what they sold for and in today&apos;s dollars.
+                {asOf}: comparable sales are shown at what they sold for and at what that machine is worth today (today&apos;s market, its age today).
               </p>
             )}
             {scoreReason && <p className="text-sm font-medium text-slate-800">No deal score: {scoreReason}.</p>}
