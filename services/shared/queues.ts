@@ -149,8 +149,11 @@ export const QUEUES = {
     name: 'crawl',
     payload: crawlPayload,
     jobOptions: { ...defaultJobOptions, attempts: 4, backoff: { type: 'exponential', delay: 5000 } },
+    // A start job's id names its reason with the tick: the regular crawl and the ending-soon
+    // re-check fire in the same minute (hourly at :00 and every 15 min), and with the slot alone
+    // the second was taken for a repeat of the first and dropped — the regular crawl never ran.
     jobId: (p) =>
-      ['crawl', p.source, p.label, digest(`${p.url ?? ''}|${p.page ?? ''}|${p.externalId ?? ''}`), p.runId ?? p.slot ?? 'adhoc'].join('-'),
+      ['crawl', p.source, p.label, digest(`${p.url ?? ''}|${p.page ?? ''}|${p.externalId ?? ''}`), p.runId ?? (p.slot ? `${p.reason ?? 'scheduled'}-${p.slot}` : 'adhoc')].join('-'),
   }),
   score: defineQueue({
     name: 'score',

@@ -58,4 +58,13 @@ describe('crawl schedules', () => {
       await crawler.stop();
     }
   });
+
+  it('keeps both when the regular crawl and the ending-soon re-check tick in the same minute', async () => {
+    await ctx.queues.queue('crawl').obliterate({ force: true });
+    await enqueueCrawlStarts(ctx, 'ending-soon', '202611210700');
+    await enqueueCrawlStarts(ctx, 'scheduled', '202611210700');
+    await enqueueCrawlStarts(ctx, 'scheduled', '202611210700'); // a second scheduler
+    const jobs = await ctx.queues.queue('crawl').getJobs(['waiting', 'delayed', 'prioritized']);
+    expect(jobs.map((j) => j.data.reason).sort()).toEqual(['ending-soon', 'scheduled']);
+  });
 });
