@@ -197,13 +197,35 @@ function articleFor(label: string): string {
   return /^[AEIOU]/.test(label) ? 'an' : 'a';
 }
 
-/** Fits `template(title)` under the SMS limit by shortening the title only. */
+/** GSM 03.38's basic characters: an SMS of these alone is one 160-character segment. */
+const GSM_BASIC = new Set("@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà");
+const GSM_LOOKALIKES: Record<string, string> = { '‘': "'", '’': "'", '‚': "'", '′': "'", '“': '"', '”': '"', '„': '"', '″': '"', '–': '-', '—': '-', '−': '-', '…': '...', '×': 'x', '•': '-', '\u00a0': ' ' };
+
+/**
+ * SMS text in GSM 03.38's basic alphabet. One character outside it (a title's ’ or ″, our own …)
+ * sends the whole message as UCS-2: 70 characters a segment, so a 159-character alert costs three
+ * SMS. Lookalikes are replaced, accents dropped where that finds a basic letter, the rest left out.
+ */
+export function gsmText(value: string): string {
+  let out = '';
+  for (const ch of value) {
+    if (GSM_BASIC.has(ch)) out += ch;
+    else if (GSM_LOOKALIKES[ch] !== undefined) out += GSM_LOOKALIKES[ch];
+    else {
+      const bare = ch.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+      if ([...bare].every((c) => GSM_BASIC.has(c))) out += bare;
+    }
+  }
+  return out;
+}
+
+/** Fits `template(title)` under the SMS limit by shortening the title only; the text is GSM-7 (one segment). */
 function fitSms(title: string, template: (title: string) => string): string {
-  let t = title;
-  let body = template(t);
+  let t = gsmText(title).trim();
+  let body = gsmText(template(t));
   while (body.length > SMS_MAX_LENGTH && t.length > 0) {
-    t = t.slice(0, Math.max(0, t.length - (body.length - SMS_MAX_LENGTH) - 1)).trimEnd();
-    body = template(t.length > 0 ? `${t}…` : '');
+    t = t.slice(0, Math.max(0, t.length - (body.length - SMS_MAX_LENGTH) - 3)).trimEnd();
+    body = gsmText(template(t.length > 0 ? `${t}...` : ''));
   }
   return body.length > SMS_MAX_LENGTH ? body.slice(0, SMS_MAX_LENGTH) : body;
 }
@@ -266,11 +288,11 @@ export function renderMatchSms(input: { alert: MessageAlert; listing: MessageLis
     .filter(Boolean)
     .join(', ');
   const link = shortDealUrl(input.appUrl, listing.id);
-  let why = `Why: ${smsCriteriaText(input.alert)}`;
+  let why = gsmText(`Why: ${smsCriteriaText(input.alert)}`);
   const body = (title: string) => `${head}: ${title}${title ? ' ' : ''}${facts}. ${why} ${link}`.replace(/\s+/g, ' ');
   // The why stays: should even an empty title not fit, the criteria's end is cut before the link.
   const over = body('').length - SMS_MAX_LENGTH;
-  if (over > 0) why = `${why.slice(0, Math.max(0, why.length - over - 1)).trimEnd()}…`;
+  if (over > 0) why = `${why.slice(0, Math.max(0, why.length - over - 3)).trimEnd()}...`;
   return fitSms(cleanText(listing.title, 120), body);
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  gsmText,
   cleanText,
   dealScoreText,
   priceRangeText,
@@ -91,14 +92,14 @@ describe('message texts', () => {
     expect(sms).toContain('fair $62k ($55-70k)');
     expect(sms).toContain(why);
     expect(sms.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
-    expect(sms).toBe('Deal Radar: CAT 320D Ex… $45,000, 88 Excellent, fair $62k ($55-70k), 2d 5h left. Why: Excavators, to $50k, TX, score 80+, "cat" https://dealradar.example/d/9ix');
+    expect(sms).toBe('Deal Radar: CAT 320D... $45,000, 88 Excellent, fair $62k ($55-70k), 2d 5h left. Why: Excavators, to $50k, TX, score 80+, "cat" https://dealradar.example/d/9ix');
 
     // A very long title: the title gives way, the facts, the range and the why stay.
     const longTitle = `2015 Caterpillar 320D2 L Hydraulic Excavator ${'with thumb and enclosed cab '.repeat(40)}`;
     for (const event of ['match', 'price_drop', 'level_up'] as const) {
       const long = renderMatchSms({ alert, listing: { ...ranged, title: longTitle, id: 2_000_000_000 }, event, appUrl: 'https://dealradar.example', now });
       expect(long.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
-      expect(long).toMatch(/^(Deal Radar|Price drop|Better deal): 2015 C\S*… \$45,000, /);
+      expect(long).toMatch(/^(Deal Radar|Price drop|Better deal): 2015(?: \S*)?\.\.\. \$45,000, /);
       expect(long).toContain('$45,000, 88 Excellent, fair $62k ($55-70k), 2d 5h left.');
       expect(long).toContain(why);
       expect(long.endsWith(' https://dealradar.example/d/x2qxvk')).toBe(true);
@@ -113,7 +114,15 @@ describe('message texts', () => {
     const crowded: MessageAlert = { ...free, equipmentType: 'Backhoe Loaders', priceMin: 100_000, priceMax: 1_250_000, state: 'NH', condition: 'Parts Only', minDealScore: 75, keywords: 'x'.repeat(200) };
     const cut = renderMatchSms({ alert: crowded, listing: { ...ranged, title: longTitle, id: 2_000_000_000 }, event: 'level_up', appUrl: 'https://dealradar.example', now });
     expect(cut.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
-    expect(cut).toMatch(/^Better deal: \$45,000, 88 Excellent, fair \$62k \(\$55-70k\), 2d 5h left\. Why: Backhoe Loaders, \$100k-\$1\.25M, NH, Parts Only, \S*… https:\/\/dealradar\.example\/d\/x2qxvk$/);
+    expect(cut).toMatch(/^Better deal: \$45,000, 88 Excellent, fair \$62k \(\$55-70k\), 2d 5h left\. Why: Backhoe Loaders, \$100k-\$1\.25M, NH, Parts Only,(?: \S*)?\.\.\. https:\/\/dealradar\.example\/d\/x2qxvk$/);
+  });
+
+  it('SMS stay in the GSM-7 alphabet (one segment): a title\'s typographic quotes, dashes and accents become plain letters', () => {
+    const sms = renderMatchSms({ alert, listing: { ...listing, title: 'E35 “Mini” – 36″ crête 🚜' }, event: 'match', appUrl: 'https://dealradar.example', now });
+    expect(sms.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
+    expect([...sms].every((c) => gsmText(c) === c)).toBe(true);
+    expect(sms).toMatch(/^Deal Radar: E35 "Mini" - 36" crete \$45,000, /);
+    expect(gsmText('Café – “Crème” 5’ … ×2 🚜')).toBe('Café - "Crème" 5\' ... x2 ');
   });
 
   it('digests list the matches, best deal first, and stay short on SMS', () => {
