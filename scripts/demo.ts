@@ -14,7 +14,7 @@ import { freePort } from '../services/shared/database/embedded-postgres.js';
 import { findUserByEmail } from '../services/shared/repositories/users-repository.js';
 import type { ServiceStarter } from '../services/shared/service.js';
 import { US_STATES } from '../services/shared/us-states.js';
-import type { DemoLot } from './demo-site/demo-auction.js';
+import type { Walkthrough } from './demo-site/demo-auction.js';
 import { startDemoSite } from './demo-site/demo-server.js';
 
 type DemoSite = Awaited<ReturnType<typeof startDemoSite>>;
@@ -60,7 +60,7 @@ async function ensureDemoAccount(ctx: AppContext): Promise<void> {
  * The alert walkthrough, for the demo's own lots: the alert to create and the command that
  * publishes a bargain only that alert hears of (README "See it in one minute").
  */
-function walkthroughLines(pick: { lot: DemoLot; state: string | null; price: number } | undefined, siteUrl: string): string[] {
+function walkthroughLines(pick: Walkthrough | undefined, siteUrl: string): string[] {
   const publish = (body: string) => `curl -X POST ${siteUrl}/_control/publish -H 'content-type: application/json' -d '${body}'`;
   if (!pick) return [`  Publish a lot now:  ${publish('{"price": 15000}')}`];
   const m = pick.lot.machine;

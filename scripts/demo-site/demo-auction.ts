@@ -25,6 +25,9 @@ export type DemoLot = {
   condition: string;
 };
 
+/** The alert walkthrough's lot, where the demo sells no other of its type, and its bargain price. */
+export type Walkthrough = { lot: DemoLot; state: string | null; price: number };
+
 export type LotView = {
   lot: DemoLot;
   state: DemoLotState;
@@ -169,7 +172,7 @@ export class DemoAuction {
    * hears of this lot alone; its price is well under the machine's market value. Computed from
    * the auction itself, so it stays right whatever the catalog or seed.
    */
-  walkthrough(categoryId = EXCAVATORS): { lot: DemoLot; state: string | null; price: number } | undefined {
+  walkthrough(categoryId = EXCAVATORS): Walkthrough | undefined {
     const now = this.now();
     const perState = new Map<string, number>();
     for (const l of this.lots) if (l.machine.categoryId === categoryId && l.machine.state) perState.set(l.machine.state, (perState.get(l.machine.state) ?? 0) + 1);
