@@ -67,8 +67,8 @@ function walkthroughLines(pick: Walkthrough | undefined, siteUrl: string): strin
   const state = pick.state ? (US_STATES[pick.state] ?? pick.state) : null;
   return [
     `  Try an alert:       Alerts → Add Alert: Excavators${state ? `, Location ${state}` : ''}, e-mail, instant`,
-    `  Then publish a bargain (${m.title}${state ? ` in ${state}` : ''}, at $${pick.price.toLocaleString('en-US')}):`,
-    `                      ${publish(JSON.stringify({ lot_id: pick.lot.id, price: pick.price }))}`,
+    `  Then publish a bargain (${m.title}${state ? ` in ${state}` : ''}, at $${pick.price.toLocaleString('en-US')}, closing in ${pick.hoursLeft} demo hours):`,
+    `                      ${publish(JSON.stringify({ lot_id: pick.lot.id, price: pick.price, hours_left: pick.hoursLeft }))}`,
     '  Read the e-mail:    npm run outbox   (within about three minutes)',
   ];
 }

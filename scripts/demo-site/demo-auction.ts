@@ -26,7 +26,7 @@ export type DemoLot = {
 };
 
 /** The alert walkthrough's lot, where the demo sells no other of its type, and its bargain price. */
-export type Walkthrough = { lot: DemoLot; state: string | null; price: number };
+export type Walkthrough = { lot: DemoLot; state: string | null; price: number; hoursLeft: number };
 
 export type LotView = {
   lot: DemoLot;
@@ -145,13 +145,14 @@ export class DemoAuction {
 
   /**
    * Publishes a lot now (the given one, else the next upcoming), optionally at a given starting
-   * price — the control endpoint tests and the alerts demo use to make a match appear.
+   * price and closing in a given number of hours — the control endpoint tests and the alerts demo
+   * use to make a match appear (a low bid is a deal in an auction's last hours: deal-score.ts).
    */
-  publishNow(id?: string, price?: number): DemoLot | undefined {
+  publishNow(id?: string, price?: number, hoursLeft?: number): DemoLot | undefined {
     const now = this.now();
     const lot = id ? this.byId.get(id) : this.lots.find((l) => l.publishAt > now);
     if (!lot) return undefined;
-    const duration = Math.max(lot.endsAt - lot.publishAt, 2 * DAY);
+    const duration = hoursLeft !== undefined ? Math.round(hoursLeft * HOUR) : Math.max(lot.endsAt - lot.publishAt, 2 * DAY);
     lot.publishAt = Math.floor(now / 1000) * 1000;
     lot.endsAt = lot.publishAt + duration;
     if (price !== undefined && price > 0) {
@@ -181,7 +182,8 @@ export class DemoAuction {
     // the dearest machine: a bargain on it is plain to see
     const lot = [...(alone.length > 0 ? alone : upcoming)].sort((a, b) => b.machine.marketValue - a.machine.marketValue || a.number - b.number)[0];
     if (!lot) return undefined;
-    return { lot, state: alone.length > 0 ? lot.machine.state : null, price: roundTo(lot.machine.marketValue * 0.3, 500) };
+    // closing in half a demo day: a low bid that near the close is the deal an alert is for
+    return { lot, state: alone.length > 0 ? lot.machine.state : null, price: roundTo(lot.machine.marketValue * 0.3, 500), hoursLeft: 12 };
   }
 }
 

@@ -2,7 +2,8 @@
  * The demo auction site: a node:http server over a DemoAuction. Pages: `/auctions?page=N`
  * (list, 24 a page), `/lots/:id` (detail), `/live/lots/:id` (the same rendered by JavaScript),
  * `/api/lots?page=N` and `/api/lots/:id` (JSON), `/images/:id/:n.svg`, `/robots.txt`.
- * Control (loopback only): `POST /_control/publish {"lot_id"?, "price"?}` publishes a lot now and
+ * Control (loopback only): `POST /_control/publish {"lot_id"?, "price"?, "hours_left"?}` publishes a
+ * lot now (closing in `hours_left` demo hours, else its own duration of at least two days) and
  * returns its id and URL; `POST /_control/advance {"minutes"}` moves the clock; `GET /_control/state`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -93,7 +94,11 @@ export async function startDemoSite(
         if (path === '/_control/publish') {
           const id = typeof body.lot_id === 'string' ? body.lot_id : undefined;
           const price = typeof body.price === 'number' && Number.isFinite(body.price) && body.price > 0 ? body.price : undefined;
-          const lot = auction.publishNow(id, price);
+          const hoursLeft = body.hours_left;
+          if (hoursLeft !== undefined && !(typeof hoursLeft === 'number' && hoursLeft > 0 && hoursLeft <= 24 * 30)) {
+            return send(res, 400, 'application/json', '{"hours_left":["A number of hours from 0 to 720."],"detail":"A number of hours from 0 to 720."}');
+          }
+          const lot = auction.publishNow(id, price, hoursLeft as number | undefined);
           if (!lot) return send(res, 404, 'application/json', JSON.stringify({ detail: id ? `No lot ${id}.` : 'No upcoming lot left to publish.' }));
           const view = auction.view(lot);
           return send(res, 201, 'application/json', JSON.stringify({ id: lot.id, url: `${baseUrl}/lots/${lot.id}`, title: lot.machine.title, price: view.price, ends_at: new Date(lot.endsAt).toISOString() }));

@@ -34,8 +34,14 @@ const STEEPNESS = 0.9;
  * confidence and time left can temper it (an opening bid days before the close is not a deal yet).
  */
 const MAX_POSITION = 2;
-/** An auction with this many hours left counts a low bid at half weight. */
-const HALF_WEIGHT_HOURS = 24;
+/**
+ * An auction with this many hours left counts a low bid at half weight, and the weight falls with
+ * the square of the time left beyond it: timed auctions are bid up in their last hours, so a low
+ * bid a day out counts at a fifth and two days out at a seventeenth (at most a fair deal), while
+ * one still low a few hours before the close is the deal a buyer can act on. The score-time-left
+ * schedule rescores open auctions as their time runs out, so their alerts fire then.
+ */
+const HALF_WEIGHT_HOURS = 12;
 
 export function dealLevel(score: number | null): DealLevel | null {
   if (score === null) return null;
@@ -60,7 +66,7 @@ export function dealScore(input: DealInput): DealResult | null {
   let timeFactor = 1;
   if (input.isAuction && input.status === 'open' && input.auctionEndAt) {
     const hoursLeft = Math.max(0, (input.auctionEndAt.getTime() - input.now.getTime()) / 3_600_000);
-    timeFactor = 1 / (1 + hoursLeft / HALF_WEIGHT_HOURS);
+    timeFactor = 1 / (1 + (hoursLeft / HALF_WEIGHT_HOURS) ** 2);
   }
   // unsure valuations stay nearer 500; an early low bid is not yet a deal (a high one already is not)
   const weight = (0.4 + 0.6 * Math.min(1, input.confidence)) * (position > 0 ? timeFactor : 1);

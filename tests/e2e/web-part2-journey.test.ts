@@ -180,7 +180,8 @@ describe('web app part 2 journey', () => {
     const published = await fetch(`${site.url}/_control/publish`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ lot_id: lotToPublish!.id, price: publishPrice }),
+      // closing in six demo hours: a low bid that near the close is a deal (deal-score.ts)
+      body: JSON.stringify({ lot_id: lotToPublish!.id, price: publishPrice, hours_left: 6 }),
     });
     expect(published.status).toBe(201);
     await crawlDemoAndSettle(stack.ctx);

@@ -144,4 +144,14 @@ describe('crawling the demo site', () => {
     const [row] = await ctx.database.db.execute<{ price: string }>(sql`SELECT price FROM listings WHERE external_id = ${published.id}`);
     expect(Number(row!.price)).toBe(5000);
   });
+
+  it('publishes a lot closing in a given number of demo hours, and refuses a bad one', async () => {
+    const post = (body: unknown) => fetch(`${site.url}/_control/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await post({ price: 4000, hours_left: 6 });
+    expect(response.status).toBe(201);
+    const published = (await response.json()) as { id: string; ends_at: string };
+    expect(Date.parse(published.ends_at) - site.auction.now()).toBeGreaterThan(5.9 * 3600_000);
+    expect(Date.parse(published.ends_at) - site.auction.now()).toBeLessThanOrEqual(6 * 3600_000);
+    for (const hours_left of [0, -1, 'soon', 24 * 31]) expect((await post({ price: 4000, hours_left })).status, String(hours_left)).toBe(400);
+  });
 });

@@ -34,8 +34,11 @@ describe('demo alert walkthrough', () => {
     expect(pick.lot.machine.recordId).toBe('2');
     expect(pick.state).toBe('Ohio');
     expect(pick.price).toBe(15_000);
-    // once published it is no longer upcoming: the next one alone in its state
-    auction.publishNow(pick.lot.id, pick.price);
+    // published as the banner says: closing in its hours, no longer upcoming; the next pick is the next one alone in its state
+    expect(pick.hoursLeft).toBe(12);
+    auction.publishNow(pick.lot.id, pick.price, pick.hoursLeft);
+    expect(auction.view(pick.lot).state).toBe('open');
+    expect(pick.lot.endsAt - auction.now()).toBeLessThanOrEqual(12 * 3600_000);
     expect(auction.walkthrough()!.lot.machine.recordId).toBe('3');
   });
 
