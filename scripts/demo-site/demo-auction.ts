@@ -75,9 +75,19 @@ export class DemoAuction {
       const j = Math.floor(random() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
+    // Every WEST_EVERY-th lot is an online-auction machine when the catalog has them: Fast Iron's
+    // records outnumber them 14 to 1, and the demo should show what the model values beyond
+    // Fast Iron's six types (trucks, trailers, forklifts, lifts, generators, dump trucks).
+    const online = order.filter((i) => catalog[i]!.origin === 'westauction');
+    const dealer = online.length > 0 ? order.filter((i) => catalog[i]!.origin !== 'westauction') : order;
+    const machineFor = (n: number) => {
+      if (online.length === 0) return catalog[order[n % order.length]!]!;
+      if (dealer.length === 0 || n % WEST_EVERY === WEST_EVERY - 1) return catalog[online[Math.floor(n / WEST_EVERY) % online.length]!]!;
+      return catalog[dealer[(n - Math.floor((n + 1) / WEST_EVERY)) % dealer.length]!]!;
+    };
     this.lots = [];
     for (let n = 0; n < options.lots; n++) {
-      const machine = catalog[order[n % order.length]!]!;
+      const machine = machineFor(n);
       const published = random() < publishedShare;
       // Published lots started up to 8 days ago (some have closed already); the rest appear over the next 7 days.
       // Whole seconds, as auction sites show times.
@@ -188,3 +198,5 @@ export class DemoAuction {
 }
 
 const EXCAVATORS = 1;
+/** One lot in this many is an online-auction (West Auctions) machine. */
+const WEST_EVERY = 5;

@@ -170,7 +170,7 @@ export async function loadCatalog(sharedDir: string): Promise<CatalogMachine[]> 
   const indexSales: IndexSale[] = [];
   const [fastIron, west, later] = await Promise.all([
     readFastIronMachines(sharedDir, 20_000, indexSales),
-    readWestAuctionMachines(sharedDir, 400, indexSales),
+    readWestAuctionMachines(sharedDir, 2_000, indexSales),
     readFastIronLaterSales(sharedDir),
   ]);
   if (fastIron.length === 0) throw new Error(`no Fast Iron records under ${sharedDir}/data/bulldozers: is SHARED_DIR right?`);

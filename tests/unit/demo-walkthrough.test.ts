@@ -52,3 +52,18 @@ describe('demo alert walkthrough', () => {
     expect(pick.price).toBeLessThan(pick.lot.machine.marketValue * 0.35);
   }, 60_000);
 });
+
+describe('demo lots', () => {
+  it('make one lot in five an online-auction machine when the catalog has them, and leave a catalog without them as it was', () => {
+    const dealer = Array.from({ length: 40 }, (_, i) => machine(i, 1 + (i % 5), 'Ohio', 30_000));
+    const online = Array.from({ length: 10 }, (_, i) => ({ ...machine(100 + i, 11, 'California', 2_000), origin: 'westauction' as const }));
+    const auction = new DemoAuction([...dealer, ...online], { seed: 5, lots: 50, speed: 0, startedAt: Date.UTC(2026, 10, 21) });
+    const origins = auction.lots.map((l) => l.machine.origin);
+    expect(origins.filter((o) => o === 'westauction')).toHaveLength(10);
+    origins.forEach((o, n) => expect(o, `lot ${n}`).toBe(n % 5 === 4 ? 'westauction' : 'fastiron'));
+    // every machine of the catalog is sold once before any is sold twice
+    expect(new Set(auction.lots.map((l) => l.machine.recordId)).size).toBe(50);
+    const plain = new DemoAuction(dealer, { seed: 5, lots: 40, speed: 0, startedAt: Date.UTC(2026, 10, 21) });
+    expect(new Set(plain.lots.map((l) => l.machine.recordId)).size).toBe(40);
+  });
+});
