@@ -218,4 +218,17 @@ describe('launcher on the embedded default', () => {
     expect(run.output()).not.toContain('"level":30');
     await expect(fetch(`${site}/auctions`)).rejects.toThrow();
   }, 180_000);
+
+  it('SIGTERM to `npm run demo` (npm alone, as a process manager sends it) stops the product and the demo site cleanly', async () => {
+    const run = await launch([...npmSilent, 'run', 'demo'], { env: { DEMO_SITE_LOTS: '40' } });
+    for (let i = 0; i < 100 && !run.output().includes('Stop with Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 100));
+    const site = /Demo auction site:\s+(\S+)\/auctions/.exec(run.output());
+    expect(site, run.output()).not.toBeNull();
+    // the banner's walkthrough names a lot of the demo site that the control endpoint can publish
+    // (with 40 lots no excavator is alone in its state: the alert then names no location)
+    expect(run.output()).toMatch(/Try an alert: +Alerts → Add Alert: Excavators(, Location [A-Z][a-z ]+)?, e-mail, instant/);
+    expect(run.output()).toMatch(/_control\/publish .*"lot_id":"DR-\d+","price":\d+,"hours_left":12/);
+    await expectStoppedCleanly(run, await stop(run, 'SIGTERM', 'process'));
+    await expect(fetch(`${site![1]}/auctions`)).rejects.toThrow();
+  }, 180_000);
 });
