@@ -234,5 +234,8 @@ describe('ListingIndex', () => {
       weights: [3, 2, 0, 1, 0],
     });
     expect(parseTsvector('')).toEqual({ lexemes: [], weights: [] });
+    // "PC120-6": the parser's signed integer '-6' is indexed as the word '6', merged with a '6' already there
+    expect(parseTsvector(`'-6':3A,7B '1998':4B 'pc120':2A,6B`)).toEqual({ lexemes: ['6', '1998', 'pc120'], weights: [3, 2, 3] });
+    expect(parseTsvector(`'-6':3C '6':9A 'x'`)).toEqual({ lexemes: ['6', 'x'], weights: [3, 0] });
   });
 });

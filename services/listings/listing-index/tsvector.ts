@@ -35,6 +35,14 @@ export function parseTsvector(text: string): { lexemes: string[]; weights: numbe
         i++;
       }
     }
+    // A model's dash suffix ("PC120-6", "WA380-6") is read by PostgreSQL's parser as a signed
+    // integer, '-6'; buyers type "pc120-6" (the words "pc120" and "6"), so it is indexed as '6'.
+    if (/^-\d/.test(lexeme)) lexeme = lexeme.slice(1);
+    const at = lexeme[0]! <= '9' && lexeme[0]! >= '0' ? lexemes.indexOf(lexeme) : -1;
+    if (at >= 0) {
+      weights[at] = Math.max(weights[at]!, weight);
+      continue;
+    }
     lexemes.push(lexeme);
     weights.push(weight);
   }
