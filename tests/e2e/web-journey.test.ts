@@ -49,10 +49,10 @@ const DOCS_IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url)
 const DOCS_VIEWPORT = { width: 1200, height: 800 };
 
 /** The README's picture of this screen (docs/images/<name>.png), when UPDATE_SCREENSHOTS=1. */
-async function shootForDocs(page: Page, name: string): Promise<void> {
+async function shootForDocs(page: Page, name: string, height = DOCS_VIEWPORT.height): Promise<void> {
   if (!UPDATE_DOCS_SCREENSHOTS) return;
   const original = page.viewportSize() ?? DESKTOP;
-  await page.setViewportSize(DOCS_VIEWPORT);
+  await page.setViewportSize({ ...DOCS_VIEWPORT, height });
   await page.waitForLoadState('networkidle').catch(() => {});
   mkdirSync(DOCS_IMAGES, { recursive: true });
   await page.screenshot({ path: `${DOCS_IMAGES}${name}.png`, fullPage: false });
@@ -309,7 +309,8 @@ describe('web app in Chromium against the real API and database', () => {
     await expect(locked.getByRole('link', { name: 'Upgrade to Premium' }).getAttribute('href')).resolves.toBe('/account?tab=billing');
     await expect(page.getByRole('link', { name: /View Original Auction/ }).getAttribute('target')).resolves.toBe('_blank');
     await shootBoth(page, 'deal-detail');
-    await shootForDocs(page, 'deal-page');
+    // tall enough for the fair value, its range and the comparables: why the score is what it is
+    await shootForDocs(page, 'deal-page', 1240);
 
     // Unknown deal.
     await page.goto('/deal/no-such-lot');
