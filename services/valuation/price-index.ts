@@ -39,7 +39,7 @@ export function inDollarsOf(index: PriceIndex | undefined, price: number, soldAt
  * of 25–40 years sell at one plateau): ageing a comparable stops here.
  */
 export const DEPRECIATION_MAX_AGE = 25;
-/** A sale's machine without a stated year is taken to be this old when it sold (Fast Iron's median age at sale). */
+/** A sale's machine without a stated year is taken to be this old when it sold (Fast Iron's machines mostly sold at 3–12 years). */
 const TYPICAL_AGE_AT_SALE = 8;
 
 /**
@@ -65,7 +65,6 @@ export type PriceIndexEstimate = PriceIndex & {
   /** Sale years with their log level, sales and how many of them sit in groups sold in other years too. */
   years: { year: number; log: number; sales: number; linked: number }[];
 };
-
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
