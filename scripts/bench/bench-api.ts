@@ -595,7 +595,9 @@ async function main(): Promise<void> {
     await waitForHealth(base, api);
     const firstReady = (performance.now() - spawned) / 1000;
     log(`first start: ready (health 200) after ${firstReady.toFixed(1)} s${existsSync(snapshotFile) ? '' : ' (no snapshot yet: loaded from PostgreSQL)'}`);
-    for (const deadline = Date.now() + 120_000; !(existsSync(snapshotFile) && Date.now() - statSync(snapshotFile).mtimeMs < 240_000); ) {
+    // A start restored from an older snapshot writes its next one with its first changes, up to
+    // two minutes (the API's snapshot interval) and the write later.
+    for (const deadline = Date.now() + 200_000; !(existsSync(snapshotFile) && Date.now() - statSync(snapshotFile).mtimeMs < 240_000); ) {
       if (Date.now() > deadline) throw new Error(`no recent index snapshot at ${snapshotFile}`);
       await sleep(250);
     }

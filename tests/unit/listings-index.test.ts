@@ -167,6 +167,46 @@ describe('ListingIndex', () => {
     }
   });
 
+  it('pages deep into the unfiltered score order exactly by whole blocks, as scores change, lots end and listings go (built and restored)', () => {
+    const random = seededRandom(20261126);
+    const now = 1_800_000_000_000;
+    const truth = new Map<number, IndexedListing>();
+    // Six blocks of 2,048 score positions and a part.
+    const initial = Array.from({ length: 13_000 }, (_, i) => randomListing(random, i + 1, now));
+    for (const l of initial) truth.set(l.id, l);
+    const built = ListingIndex.build(initial, { maxDelta: 256, capacity: 64 });
+    for (const index of [built, ListingIndex.fromColumns(built.toColumns(), { maxDelta: 256 })]) {
+      const mine = new Map(truth);
+      let t = now;
+      for (let round = 0; round < 6; round++) {
+        // Changed scores (to the tail, ranked among the numbered slots), removals, new listings.
+        for (let k = 0; k < 700; k++) {
+          const id = 1 + Math.floor(random() * 14_000);
+          const old = mine.get(id);
+          if (old && random() < 0.1) {
+            mine.delete(id);
+            index.remove(id);
+            continue;
+          }
+          const l = old ? { ...old, dealScore: random() < 0.1 ? null : Math.floor(random() * 1000) } : randomListing(random, id, t);
+          mine.set(id, l);
+          index.upsert(l);
+        }
+        // Time passes: lots end, without any write.
+        t += 9_000;
+        const expected = reference(mine, { groups: [] }, 'deal_score_high', t).map((l) => l.id);
+        const total = index.count({ groups: [] }, t);
+        expect(total).toBe(expected.length);
+        const offsets = [0, 2047, 2048, 4095, 4096, expected.length - 20, expected.length - 1, expected.length];
+        for (let k = 0; k < 40; k++) offsets.push(Math.floor(random() * expected.length));
+        for (const offset of offsets) {
+          expect(index.page({ groups: [] }, 'deal_score_high', offset, 15, t, total), `round ${round}, offset ${offset}`).toEqual(expected.slice(offset, offset + 15));
+        }
+      }
+      expect(index.stats().unordered).toBeGreaterThan(1000);
+    }
+  });
+
   it('walks every listed listing exactly once across pages, in each order', () => {
     const random = seededRandom(7);
     const now = 1_800_000_000_000;

@@ -20,7 +20,7 @@
 import { popcount } from './bits.js';
 import type { Compiled } from './query-compile.js';
 import { SnapshotIndex, type IndexColumns } from './snapshot.js';
-import { ORDER_INDEX } from './sort-orders.js';
+import { BLOCK_SHIFT, ORDER_INDEX } from './sort-orders.js';
 import type { IndexedListing, IndexFilter, IndexOptions, IndexSort, IndexStats } from './types.js';
 
 /** PostgreSQL's default ts_rank weights for D, C, B, A (0.1, 0.2, 0.4, 1), ×10 so sums are exact. */
@@ -232,7 +232,7 @@ export class ListingIndex extends SnapshotIndex {
   /**
    * deal_score_high's first `need` matches, less the first `skip`: the renumbered slots are read in
    * slot order, 32 at a time through the required bitsets (so a page stops as soon as it is full),
-   * and merged with the tail's matches.
+   * and merged with the tail's matches (a tail slot goes before numbered slot s when its rank <= s).
    */
   protected scoreScan(c: Compiled, need: number, skip: number): number[] {
     const out: number[] = [];
@@ -241,35 +241,56 @@ export class ListingIndex extends SnapshotIndex {
     const required = c.required;
     const rest = this.hasRest(c);
     const tail = this.tail;
-    let j = 0;
     const ordered = this.ordered;
+    const tailRank = this.tailRank.data;
+    const rankOf = (t: number) => tailRank[t - ordered]!;
+    let j = 0;
+    let w = 0;
     const words = (ordered + 31) >>> 5;
+    // A deep page without filters: whole blocks of score positions (numbered slots and the tail's
+    // ranked among them) are skipped by their listed counts, then the tail is entered where the
+    // first block not skipped begins (ranks rise along the tail).
+    if (skip > 0 && !rest && required.length === 1) {
+      const perBlock = this.listedPerBlock;
+      const fullBlocks = ordered >>> BLOCK_SHIFT;
+      let b = 0;
+      while (b < fullBlocks && skipped + perBlock[b]! <= skip) skipped += perBlock[b++]!;
+      const from = b << BLOCK_SHIFT;
+      let lo = 0;
+      let hi = tail.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (rankOf(tail[mid]!) < from) lo = mid + 1;
+        else hi = mid;
+      }
+      j = lo;
+      w = from >>> 5;
+    }
     // The last word's bits from `ordered` on are tail slots, merged from the tail list instead.
     const lastMask = (ordered & 31) === 0 ? -1 : (1 << (ordered & 31)) - 1;
     const take = (s: number) => {
       if (skipped < skip) skipped++;
       else out.push(s);
     };
-    for (let w = 0; w < words && out.length < want; w++) {
+    for (; w < words && out.length < want; w++) {
       let v = required[0]![w]!;
       for (let k = 1; k < required.length && v !== 0; k++) v &= required[k]![w]!;
       if (w === words - 1) v &= lastMask;
       if (v === 0) continue;
       // Deep pages: a word whose matches are all skipped (no per-slot check) is counted at once,
       // with the tail's slots that rank before its last match. Under writes the tail holds every
-      // listing whose score changed since the load (thousands, spread through the order): checking
-      // it slot by slot made a deep page 3-4 times dearer in the mixed benchmark.
+      // listing whose score changed since the load (thousands, spread through the order).
       if (skipped < skip && !rest) {
         const n = popcount(v);
         if (skipped + n <= skip) {
           const last = (w << 5) + 31 - Math.clz32(v);
           let k = j;
           let m = 0;
-          while (k < tail.length && skipped + n + m <= skip && this.compare(ORDER_INDEX.deal_score_high, tail[k]!, last) < 0) {
+          while (k < tail.length && skipped + n + m <= skip && rankOf(tail[k]!) <= last) {
             if (this.matches(c, tail[k]!)) m++;
             k++;
           }
-          if (skipped + n + m <= skip && (k >= tail.length || this.compare(ORDER_INDEX.deal_score_high, tail[k]!, last) > 0)) {
+          if (skipped + n + m <= skip && (k >= tail.length || rankOf(tail[k]!) > last)) {
             skipped += n + m;
             j = k;
             continue;
@@ -281,7 +302,7 @@ export class ListingIndex extends SnapshotIndex {
         const s = (w << 5) + (31 - Math.clz32(low));
         v ^= low;
         if (rest && !this.passesRest(c, s)) continue;
-        while (j < tail.length && out.length < want && this.compare(ORDER_INDEX.deal_score_high, tail[j]!, s) < 0) {
+        while (j < tail.length && out.length < want && rankOf(tail[j]!) <= s) {
           const t = tail[j++]!;
           if (this.matches(c, t)) take(t);
         }

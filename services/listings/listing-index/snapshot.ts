@@ -267,6 +267,7 @@ export class SnapshotIndex extends QueryCompiler {
     this.tail = [];
     this.ordered = n;
     this.loading = false;
+    this.countBlocks();
   }
 
   private fillBits(p: Postings): void {

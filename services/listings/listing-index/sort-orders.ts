@@ -8,7 +8,7 @@
  * there, slot order *is* the order, so a page ANDs bitsets from slot 0 and stops when full; slots
  * appended later (a *tail*, kept sorted) are merged in. Pure: no I/O.
  */
-import { TermList, sameKind } from './bits.js';
+import { IntList, TermList, popcount, sameKind } from './bits.js';
 import { PostingStore, type Postings } from './posting-store.js';
 import type { IndexedListing, IndexOptions, IndexSort } from './types.js';
 import { categoryCodes, splitByCategory, splitSteps, type CategoryCodes } from './category-split.js';
@@ -16,6 +16,8 @@ import { categoryCodes, splitByCategory, splitSteps, type CategoryCodes } from '
 export const ORDERS: readonly Exclude<IndexSort, 'relevance'>[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high'];
 type Order = (typeof ORDERS)[number];
 export const ORDER_INDEX: Record<Order, number> = { deal_score_high: 0, deal_score_low: 1, price_low: 2, price_high: 3 };
+/** Slots per block of the listed counts (2,048: 64 bitset words), as a shift. */
+export const BLOCK_SHIFT = 11;
 
 export class SortOrders extends PostingStore {
   /** Per order: the main permutation (sorted slots < deltaFrom, dead ones included until merged). */
@@ -36,6 +38,19 @@ export class SortOrders extends PostingStore {
   protected ordered = 0;
   /** Slots from `ordered` on (appended since the load), in deal_score_high order; dead ones until a merge. */
   protected tail: number[] = [];
+  /**
+   * Per slot from `ordered` on (at slot - ordered): its *rank*, how many score-numbered slots come
+   * before it in deal_score_high order. Those slots never change (a change appends a new slot), so
+   * a slot's rank is fixed when it is appended, and merging the tail into the numbered slots is an
+   * integer comparison: tail slot t comes before numbered slot s exactly when rank(t) <= s.
+   */
+  protected tailRank = new IntList();
+  /**
+   * Listed slots per block of 2^BLOCK_SHIFT score positions: numbered slots by their number, tail
+   * slots by their rank. A deep page of the unfiltered default order — the list's main page, paged
+   * far — skips whole blocks by these counts instead of counting bits through every word before it.
+   */
+  protected listedPerBlock = new Int32Array(1);
 
   /** The delta is merged into the main orders once it holds this many slots (a linear pass). */
   readonly maxDelta: number;
@@ -84,6 +99,7 @@ export class SortOrders extends PostingStore {
     this.loading = false;
     this.mergeDelta();
     this.ordered = this.slotCount;
+    this.countBlocks();
   }
 
   /**
@@ -165,6 +181,40 @@ export class SortOrders extends PostingStore {
     this.slotCount = n;
   }
 
+
+  /** How many score-numbered slots come before slot `s` in deal_score_high order (a binary search). */
+  protected rankAmongOrdered(s: number): number {
+    let lo = 0;
+    let hi = this.ordered;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(ORDER_INDEX.deal_score_high, mid, s) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The score position a slot is counted at: its number, or its rank for a tail slot. */
+  protected scorePosition(s: number): number {
+    return s < this.ordered ? s : this.tailRank.data[s - this.ordered]!;
+  }
+
+  protected override tally(s: number, delta: 1 | -1): void {
+    super.tally(s, delta);
+    // While loading, slots are not numbered yet: counted once numbered (countBlocks).
+    if (!this.loading) this.listedPerBlock[this.scorePosition(s) >>> BLOCK_SHIFT]! += delta;
+  }
+
+  /** Counts the listed slots per block from scratch, once the slots are numbered (the tail is empty). */
+  protected countBlocks(): void {
+    this.tailRank = new IntList();
+    // Blocks up to the one holding position `ordered` (a tail slot ranked after every numbered one).
+    const counts = new Int32Array((this.ordered >>> BLOCK_SHIFT) + 1);
+    const listed = this.listed;
+    const words = (this.ordered + 31) >>> 5;
+    for (let w = 0; w < words; w++) if (listed[w] !== 0) counts[w >>> (BLOCK_SHIFT - 5)]! += popcount(listed[w]!);
+    this.listedPerBlock = counts;
+  }
 
   /** Slots appended since the load, outside the score-numbered range (dead ones until a merge). */
   get unordered(): number {
@@ -342,6 +392,8 @@ export class SortOrders extends PostingStore {
   protected append(listing: IndexedListing): number {
     const s = this.appendSlot(listing);
     this.appendPostings(s, listing);
+    // Its rank among the numbered slots, before it is listed (the block counts need it).
+    if (!this.loading) this.tailRank.push(this.rankAmongOrdered(s));
     this.listIfOpen(s);
     this.slotOf.set(listing.id, s);
     this.liveCount++;
