@@ -52,7 +52,8 @@ export class ListingIndex extends SnapshotIndex {
     const all = [...this.terms, ...this.categories.values(), ...this.states, ...this.cities];
     const bitsets = all.filter((p) => p.bits).length;
     const bytes =
-      this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 8 + 4 + 4 + 4 * 4 * 2 + 1 / 8) +
+      // per slot: its arrays, and per order but deal_score_high its main order, category split and position
+      this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 8 + 4 + 4 + 3 * 4 * 3 + 1 / 8) +
       this.termIds.data.length * this.termIds.data.BYTES_PER_ELEMENT +
       all.reduce((sum, p) => sum + p.list.data.length * 4, 0) +
       (bitsets * this.capacity) / 8;

@@ -10,7 +10,7 @@
 import { IdSlots, TermList } from './bits.js';
 import { Postings } from './posting-store.js';
 import { QueryCompiler } from './query-compile.js';
-import { ORDERS } from './sort-orders.js';
+import { ORDERS, ORDER_INDEX } from './sort-orders.js';
 
 /** An index's content; every array holds exactly its elements (no spare capacity). */
 export type IndexColumns = {
@@ -102,8 +102,22 @@ export class SnapshotIndex extends QueryCompiler {
     const alive = this.alive.slice(0, this.slotCount);
     const mains = this.main.slice();
     const deltas = this.delta.map((d) => d.filter((s) => alive[s] === 1));
+    // deal_score_high: the numbered slots, with the tail merged in by rank.
+    const numbered = this.ordered;
+    const tail = this.tail.filter((s) => alive[s] === 1);
+    const rank = this.tailRank.data.slice(0, this.slotCount - numbered);
+    const byScore = new Int32Array(this.liveCount);
+    let n = 0;
+    for (let s = 0, j = 0; s < numbered || j < tail.length; ) {
+      for (let c = 0; c < SLICE && (s < numbered || j < tail.length); c++) {
+        if (j < tail.length && (s >= numbered || rank[tail[j]! - numbered]! <= s)) byScore[n++] = tail[j++]!;
+        else if (alive[s++] === 1) byScore[n++] = s - 1;
+      }
+      yield;
+    }
+    if (n !== byScore.length) throw new Error(`listing index: ${n} listings in score order, ${byScore.length} alive`);
     const ordered: Int32Array[] = [];
-    for (let o = 0; o < mains.length; o++) {
+    for (let o = ORDER_INDEX.deal_score_high + 1; o < mains.length; o++) {
       const main = mains[o]!;
       const delta = deltas[o]!;
       const out = new Int32Array(main.length + delta.length);
@@ -121,9 +135,7 @@ export class SnapshotIndex extends QueryCompiler {
       }
       ordered.push(out.subarray(0, k));
     }
-    const byScore = ordered[0]!;
-    const others = ordered.slice(1);
-    const n = byScore.length;
+    const others = ordered;
     const newOf = new Int32Array(this.slotCount).fill(-1);
     for (let k = 0; k < n; k++) newOf[byScore[k]!] = k;
     yield;
@@ -252,16 +264,14 @@ export class SnapshotIndex extends QueryCompiler {
       this.slotOf.set(cols.ids[k]!, k);
       this.listIfOpen(k);
     }
-    const identity = new Int32Array(n);
-    for (let k = 0; k < n; k++) identity[k] = k;
-    this.main = [identity, ...cols.orders];
-    for (let o = 0; o < this.main.length; o++) {
+    this.main = [new Int32Array(0), ...cols.orders];
+    for (let o = ORDER_INDEX.deal_score_high + 1; o < this.main.length; o++) {
       const position = this.position[o]!;
       const main = this.main[o]!;
       for (let i = 0; i < main.length; i++) position[main[i]!] = i;
     }
     const categories = this.categoryCodes();
-    this.byCategory = this.main.map((main) => this.splitByCategory(main, categories));
+    this.byCategory = this.main.map((main, o) => (o === ORDER_INDEX.deal_score_high ? new Map() : this.splitByCategory(main, categories)));
     this.delta = ORDERS.map(() => []);
     this.deltaFrom = n;
     this.tail = [];

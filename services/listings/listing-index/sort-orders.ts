@@ -18,9 +18,15 @@ type Order = (typeof ORDERS)[number];
 export const ORDER_INDEX: Record<Order, number> = { deal_score_high: 0, deal_score_low: 1, price_low: 2, price_high: 3 };
 /** Slots per block of the listed counts (2,048: 64 bitset words), as a shift. */
 export const BLOCK_SHIFT = 11;
+/** deal_score_high: its order is the slot numbers and the tail (no permutation kept). */
+const BY_SCORE = 0;
 
 export class SortOrders extends PostingStore {
-  /** Per order: the main permutation (sorted slots < deltaFrom, dead ones included until merged). */
+  /**
+   * Per order: the main permutation (sorted slots < deltaFrom, dead ones included until merged).
+   * Not kept for deal_score_high (empty, like its position, category split and delta): there the
+   * slot numbers are the order, and the tail holds the slots appended since.
+   */
   protected main: Int32Array[] = ORDERS.map(() => new Int32Array(0));
   /** Per order and category: the category's slots of `main`, in the same order (a category's pages walk these). */
   protected byCategory: Array<Map<number, Int32Array>> = ORDERS.map(() => new Map());
@@ -58,7 +64,7 @@ export class SortOrders extends PostingStore {
   constructor(opts: IndexOptions) {
     super(opts);
     this.maxDelta = opts.maxDelta ?? 4096;
-    this.position = ORDERS.map(() => new Int32Array(this.capacity).fill(-1));
+    this.position = ORDERS.map((_, o) => new Int32Array(o === BY_SCORE ? 0 : this.capacity).fill(-1));
   }
 
   /** Bulk loading (a new index only): adds a listing without ordering it yet. */
@@ -91,9 +97,8 @@ export class SortOrders extends PostingStore {
     yield* this.renumberByScore();
     const fresh = new Int32Array(this.slotCount);
     for (let s = 0; s < fresh.length; s++) fresh[s] = s;
-    for (let o = 0; o < ORDERS.length; o++) {
-      const order = o === ORDER_INDEX.deal_score_high ? fresh : fresh.slice().sort((a, b) => this.compare(o, a, b));
-      this.delta[o] = Array.from(order);
+    for (let o = BY_SCORE + 1; o < ORDERS.length; o++) {
+      this.delta[o] = Array.from(fresh.slice().sort((a, b) => this.compare(o, a, b)));
       yield;
     }
     this.loading = false;
@@ -226,8 +231,8 @@ export class SortOrders extends PostingStore {
     this.finishLoad();
     this.remove(listing.id);
     const slot = this.append(listing);
-    for (let o = 0; o < ORDERS.length; o++) this.insertSorted(this.delta[o]!, o, slot);
-    this.insertSorted(this.tail, ORDER_INDEX.deal_score_high, slot);
+    for (let o = BY_SCORE + 1; o < ORDERS.length; o++) this.insertSorted(this.delta[o]!, o, slot);
+    this.insertSorted(this.tail, BY_SCORE, slot);
     // With a background merger the delta may grow well past maxDelta while a merge runs in steps.
     if (this.slotCount - this.deltaFrom >= this.maxDelta * (this.backgroundMerge ? 16 : 1)) this.mergeDelta();
   }
@@ -248,8 +253,8 @@ export class SortOrders extends PostingStore {
       this.remove(listing.id);
       added.push(this.append(listing));
     }
-    for (let o = 0; o < ORDERS.length; o++) this.delta[o] = this.mergeSorted(this.delta[o]!, added, o);
-    this.tail = this.mergeSorted(this.tail, added, ORDER_INDEX.deal_score_high);
+    for (let o = BY_SCORE + 1; o < ORDERS.length; o++) this.delta[o] = this.mergeSorted(this.delta[o]!, added, o);
+    this.tail = this.mergeSorted(this.tail, added, BY_SCORE);
     if (this.slotCount - this.deltaFrom >= this.maxDelta * (this.backgroundMerge ? 16 : 1)) this.mergeDelta();
   }
 
@@ -303,8 +308,8 @@ export class SortOrders extends PostingStore {
         await pause();
         return epoch === this.mergeEpoch;
       };
-      const merged: Int32Array[] = [];
-      for (let o = 0; o < ORDERS.length; o++) {
+      const merged: Int32Array[] = [new Int32Array(0)];
+      for (let o = BY_SCORE + 1; o < ORDERS.length; o++) {
         const main = this.main[o]!;
         const delta = this.delta[o]!.filter((s) => s < frozen);
         const out = new Int32Array(main.length + delta.length);
@@ -323,8 +328,8 @@ export class SortOrders extends PostingStore {
         merged.push(k === out.length ? out : out.slice(0, k));
       }
       const categories = this.categoryCodes();
-      const byCategory: Array<Map<number, Int32Array>> = [];
-      for (const order of merged) {
+      const byCategory: Array<Map<number, Int32Array>> = [new Map()];
+      for (const order of merged.slice(BY_SCORE + 1)) {
         const split = splitSteps(order, categories, 4096);
         for (let r = split.next(); ; r = split.next()) {
           if (r.done) {
@@ -335,8 +340,8 @@ export class SortOrders extends PostingStore {
         }
       }
       // Positions built aside too (the index may grow meanwhile: then they are widened at install).
-      const positions: Int32Array[] = [];
-      for (const order of merged) {
+      const positions: Int32Array[] = [new Int32Array(0)];
+      for (const order of merged.slice(BY_SCORE + 1)) {
         const position = new Int32Array(this.capacity).fill(-1);
         for (let p = 0; p < order.length; p++) {
           position[order[p]!] = p;
@@ -344,7 +349,7 @@ export class SortOrders extends PostingStore {
         }
         positions.push(position);
       }
-      for (let o = 0; o < ORDERS.length; o++) {
+      for (let o = BY_SCORE + 1; o < ORDERS.length; o++) {
         let position = positions[o]!;
         if (position.length < this.capacity) {
           const wider = new Int32Array(this.capacity).fill(-1);
@@ -403,7 +408,8 @@ export class SortOrders extends PostingStore {
   protected override grow(to?: number): void {
     super.grow(to);
     const c = this.capacity;
-    this.position = this.position.map((p) => {
+    this.position = this.position.map((p, o) => {
+      if (o === BY_SCORE) return p;
       const next = new Int32Array(c).fill(-1);
       next.set(p);
       return next;
@@ -415,7 +421,7 @@ export class SortOrders extends PostingStore {
     if (this.loading) return this.finishLoad();
     this.mergeEpoch++;
     const categories = this.categoryCodes();
-    for (let o = 0; o < ORDERS.length; o++) {
+    for (let o = BY_SCORE + 1; o < ORDERS.length; o++) {
       const main = this.main[o]!;
       const delta = this.delta[o]!;
       const merged = new Int32Array(this.liveCount);
