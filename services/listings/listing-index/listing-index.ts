@@ -208,10 +208,16 @@ export class ListingIndex extends SnapshotIndex {
     // Deep pages: the first `skip` matches are counted, not kept.
     let skipped = 0;
     need -= skip;
+    // Where the next delta slot goes in the main order, found once per delta slot reached: the main
+    // slots before it are taken without comparing each (under writes the delta holds thousands).
+    let at = delta.length > 0 ? this.placeIn(order, main, 0, delta[0]!) : main.length;
     while (out.length < need && (i < main.length || j < delta.length)) {
       let s: number;
-      if (j >= delta.length || (i < main.length && this.compare(order, main[i]!, delta[j]!) < 0)) s = main[i++]!;
-      else s = delta[j++]!;
+      if (i < at) s = main[i++]!;
+      else {
+        s = delta[j++]!;
+        at = j < delta.length ? this.placeIn(order, main, i, delta[j]!) : main.length;
+      }
       // Inline: the required bits, then the rest only where there is any.
       const word = s >>> 5;
       const bit = 1 << (s & 31);
@@ -228,6 +234,28 @@ export class ListingIndex extends SnapshotIndex {
       }
     }
     return out;
+  }
+
+  /**
+   * The first position from `from` in `main` (sorted in `order`) whose slot does not come before
+   * `slot`: galloping, then a binary search, so a near place costs a few comparisons.
+   */
+  protected placeIn(order: number, main: Int32Array, from: number, slot: number): number {
+    let lo = from;
+    let step = 1;
+    let hi = from;
+    while (hi < main.length && this.compare(order, main[hi]!, slot) < 0) {
+      lo = hi + 1;
+      hi = from + step;
+      step *= 2;
+    }
+    if (hi > main.length) hi = main.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(order, main[mid]!, slot) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**
