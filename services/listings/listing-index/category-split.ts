@@ -9,19 +9,31 @@ export type CategoryCodes = { codes: Map<number, number>; slotCode: Int32Array }
 
 /** A dense code per slot's category (so splitting an order is two typed-array passes). */
 export function categoryCodes(category: Int32Array, slotCount: number): CategoryCodes {
+  const steps = categoryCodeSteps(category, slotCount, Infinity);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** categoryCodes, yielding after each `slice` slots (a stepped merge pauses there). */
+export function* categoryCodeSteps(category: Int32Array, slotCount: number, slice: number): Generator<void, CategoryCodes> {
   const codes = new Map<number, number>();
   const slotCode = new Int32Array(slotCount);
   let last = NaN;
   let lastCode = 0;
-  for (let s = 0; s < slotCount; s++) {
-    const c = category[s]!;
-    if (c !== last) {
-      let code = codes.get(c);
-      if (code === undefined) codes.set(c, (code = codes.size));
-      last = c;
-      lastCode = code;
+  for (let from = 0; from < slotCount; from += slice) {
+    for (let s = from, end = Math.min(slotCount, from + slice); s < end; s++) {
+      const c = category[s]!;
+      if (c !== last) {
+        let code = codes.get(c);
+        if (code === undefined) codes.set(c, (code = codes.size));
+        last = c;
+        lastCode = code;
+      }
+      slotCode[s] = lastCode;
     }
-    slotCode[s] = lastCode;
+    if (from + slice < slotCount) yield;
   }
   return { codes, slotCode };
 }

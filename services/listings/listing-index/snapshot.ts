@@ -78,7 +78,7 @@ export class SnapshotIndex extends QueryCompiler {
   }
 
   /**
-   * The same, about 64k listings of work at a time with `pause()` between: the index keeps
+   * The same, about 16k listings of work at a time with `pause()` between: the index keeps
    * answering and taking upserts meanwhile, and the columns are its content as of the call
    * (slots are never changed in place, only killed; which were alive is copied first).
    */
@@ -92,7 +92,8 @@ export class SnapshotIndex extends QueryCompiler {
   }
 
   private *columnSteps(): Generator<void, IndexColumns> {
-    const SLICE = 65_536;
+    // A slice is a few milliseconds of one core: each is a pause in the requests this process answers.
+    const SLICE = 16_384;
     this.finishLoad();
     // Each order as of now, its main part merged with its delta here (the index's own merge is
     // left to the sync's stepped merges: at a million listings a merge in one go is a stall of
@@ -137,7 +138,10 @@ export class SnapshotIndex extends QueryCompiler {
     }
     const others = ordered;
     const newOf = new Int32Array(this.slotCount).fill(-1);
-    for (let k = 0; k < n; k++) newOf[byScore[k]!] = k;
+    for (let k = 0; k < n; k++) {
+      newOf[byScore[k]!] = k;
+      if ((k & (SLICE - 1)) === SLICE - 1) yield;
+    }
     yield;
     function* pick<T extends Int32Array | Float64Array>(get: () => T): Generator<void, T> {
       const out = new (get().constructor as new (length: number) => T)(n);
@@ -149,7 +153,10 @@ export class SnapshotIndex extends QueryCompiler {
       return out;
     }
     let terms = 0;
-    for (let k = 0; k < n; k++) terms += this.termStart[byScore[k]! + 1]! - this.termStart[byScore[k]!]!;
+    for (let k = 0; k < n; k++) {
+      terms += this.termStart[byScore[k]! + 1]! - this.termStart[byScore[k]!]!;
+      if ((k & (SLICE - 1)) === SLICE - 1) yield;
+    }
     const termStart = new Int32Array(n + 1);
     const packedTerms = this.termNames.length > 0x3fff ? new Int32Array(terms) : new Uint16Array(terms);
     let t = 0;
@@ -167,7 +174,10 @@ export class SnapshotIndex extends QueryCompiler {
     for (const main of others) {
       const order = new Int32Array(n);
       let k = 0;
-      for (let i = 0; i < main.length; i++) order[k++] = newOf[main[i]!]!;
+      for (let i = 0; i < main.length; i++) {
+        order[k++] = newOf[main[i]!]!;
+        if ((i & (SLICE - 1)) === SLICE - 1) yield;
+      }
       orders.push(order);
       yield;
     }

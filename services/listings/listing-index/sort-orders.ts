@@ -11,7 +11,7 @@
 import { IntList, TermList, popcount, sameKind } from './bits.js';
 import { PostingStore, type Postings } from './posting-store.js';
 import type { IndexedListing, IndexOptions, IndexSort } from './types.js';
-import { categoryCodes, splitByCategory, splitSteps, type CategoryCodes } from './category-split.js';
+import { categoryCodeSteps, categoryCodes, splitByCategory, splitSteps, type CategoryCodes } from './category-split.js';
 
 export const ORDERS: readonly Exclude<IndexSort, 'relevance'>[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high'];
 type Order = (typeof ORDERS)[number];
@@ -294,7 +294,7 @@ export class SortOrders extends PostingStore {
    * answering and taking upserts (those stay in the delta; slots killed meanwhile stay in the main
    * orders, skipped like any dead slot, until the next merge). Installed in one short step.
    */
-  async mergeDeltaInSteps(pause: () => Promise<void>, slice = 65_536): Promise<boolean> {
+  async mergeDeltaInSteps(pause: () => Promise<void>, slice = 16_384): Promise<boolean> {
     if (this.loading || this.merging) return false;
     this.merging = true;
     try {
@@ -327,7 +327,10 @@ export class SortOrders extends PostingStore {
         }
         merged.push(k === out.length ? out : out.slice(0, k));
       }
-      const categories = this.categoryCodes();
+      const codeSteps = categoryCodeSteps(this.category, frozen, 4096);
+      let r = codeSteps.next();
+      for (; !r.done; r = codeSteps.next()) if (!(await step(4096))) return false;
+      const categories = r.value;
       const byCategory: Array<Map<number, Int32Array>> = [new Map()];
       for (const order of merged.slice(BY_SCORE + 1)) {
         const split = splitSteps(order, categories, 4096);
