@@ -22,8 +22,11 @@ export class SlotStore {
   protected stateCode: Int32Array;
   protected cityCode: Int32Array;
   protected endAt: Float64Array;
-  /** Min-heap of (end time, slot) for listed slots that have an end time. */
-  protected heapTime = new Float64Array(1024);
+  /**
+   * Min-heap of listed slots that have an end time, keyed by `endAt` (a slot's end time never
+   * changes: a change takes a new slot). Slots only: a copy of each time beside them would be
+   * another 7 MiB at a million listings.
+   */
   protected heapSlot = new Int32Array(1024);
   protected heapSize = 0;
   /** The latest `now` the index has expired listings at. */
@@ -78,49 +81,44 @@ export class SlotStore {
   protected expire(now: number): void {
     if (now <= this.clock) return;
     this.clock = now;
-    const time = this.heapTime;
+    const time = this.endAt;
     const slots = this.heapSlot;
-    while (this.heapSize > 0 && time[0]! <= now) {
+    while (this.heapSize > 0 && time[slots[0]!]! <= now) {
       const s = slots[0]!;
       // Pop: move the last entry to the root and sift it down.
       const n = --this.heapSize;
-      const t = time[n]!;
       const last = slots[n]!;
+      const t = time[last]!;
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= n) break;
         const r = l + 1;
-        const child = r < n && time[r]! < time[l]! ? r : l;
-        if (time[child]! >= t) break;
-        time[i] = time[child]!;
+        const child = r < n && time[slots[r]!]! < time[slots[l]!]! ? r : l;
+        if (time[slots[child]!]! >= t) break;
         slots[i] = slots[child]!;
         i = child;
       }
-      time[i] = t;
       slots[i] = last;
       if (this.alive[s] === 1 && this.endAt[s]! <= now) this.unlist(s);
     }
   }
 
+  /** Files listed slot `s`, ending at `endAt` (its `endAt[s]`), in the end-time heap. */
   protected pushExpiry(endAt: number, s: number): void {
-    if (this.heapSize === this.heapTime.length) {
-      const time = new Float64Array(this.heapTime.length * 2);
-      time.set(this.heapTime);
-      this.heapTime = time;
+    if (this.heapSize === this.heapSlot.length) {
       const slots = new Int32Array(this.heapSlot.length * 2);
       slots.set(this.heapSlot);
       this.heapSlot = slots;
     }
+    const time = this.endAt;
     let i = this.heapSize++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (this.heapTime[parent]! <= endAt) break;
-      this.heapTime[i] = this.heapTime[parent]!;
+      if (time[this.heapSlot[parent]!]! <= endAt) break;
       this.heapSlot[i] = this.heapSlot[parent]!;
       i = parent;
     }
-    this.heapTime[i] = endAt;
     this.heapSlot[i] = s;
   }
 

@@ -172,7 +172,7 @@ export class SortOrders extends PostingStore {
     for (let i = 0; i < this.heapSize; i++) {
       const k = newOf[this.heapSlot[i]!]!;
       if (k >= 0) {
-        times.push(this.heapTime[i]!);
+        times.push(this.endAt[k]!);
         slots.push(k);
       }
     }
