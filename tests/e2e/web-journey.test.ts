@@ -116,7 +116,8 @@ beforeAll(async () => {
     city: 'Denver',
     state: 'CO',
     askingPrice: i === 0 ? null : 60_000 + i * 9_000,
-    dealScore: i === 1 ? null : 500 + i * 60,
+    // Three days from the close (the fixtures' default end): at most fair.
+    dealScore: i === 1 ? null : 380 + i * 30,
     images: [`${images.url}/img/Dozer-${i}`],
   }));
   const loaders: ListingFixture[] = Array.from({ length: 4 }, (_, i) => ({
@@ -127,7 +128,7 @@ beforeAll(async () => {
     city: 'Atlanta',
     state: 'GA',
     askingPrice: 45_000 + i * 11_000,
-    dealScore: 300 + i * 150,
+    dealScore: 300 + i * 80,
     images: [],
     imageCount: 2,
     firstImageUrl: null,
