@@ -49,10 +49,11 @@ const MAKE_BY_MODEL: [RegExp, string, number[]][] = [
   [/^(ZX|EX)\d/, 'Hitachi', [1]],
   [/^EC\d/, 'Volvo', [1]],
   [/^SK\d/, 'Kobelco', [1]],
+  // Case's 921 before Caterpillar's 9xx (Caterpillar made no 921).
+  [/^(521|621|721|821|921)[A-Z]/, 'Case', [3]],
   [/^(9[1-8][0-9])[A-Z]/, 'Caterpillar', [3]],
   [/^WA\d/, 'Komatsu', [3]],
   [/^(544|624|644|724|744|824)[A-Z]/, 'John Deere', [3]],
-  [/^(521|621|721|821|921)[A-Z]/, 'Case', [3]],
   [/^(310|410|710)[A-Z]/, 'John Deere', [4]],
   [/^(416|420|426|428|430|436|438|446)[A-Z]/, 'Caterpillar', [4]],
   [/^(580|590)[A-Z]/, 'Case', [4]],
@@ -62,6 +63,29 @@ const MAKE_BY_MODEL: [RegExp, string, number[]][] = [
   [/^(12|14|16|120|130|135|140|143|160|163)[A-Z]/, 'Caterpillar', [10]],
   [/^(670|672|770|772|870|872)[A-Z]/, 'John Deere', [10]],
   [/^GD\d/, 'Komatsu', [10]],
+  // Designations that are one maker's by themselves (Fast Iron leaves a third of its lots without
+  // a make); numbers two makers share (Case and Deere dozers, 850C, 650G…) stay without one.
+  [/^(30[1-8]\.\d|2[0-4]5[BCD]?|30[78]|31[1-578]|32[0-58-9]|330|336|345|365|385|3\d\dL)$/, 'Caterpillar', [1]],
+  [/^(\d{3}C ?LC|\d{3}LC|120C|690ELC)$/, 'John Deere', [1]],
+  [/^TB\d{3}$/, 'Takeuchi', [1]],
+  [/^(700H|455G)(LGP)?$/, 'John Deere', [2]],
+  [/^(90[2-8]|9[1-9]\d[A-Z]?|IT\d\d[A-Z])$/, 'Caterpillar', [3]],
+  [/^L\d{2,3}[A-H]$/, 'Volvo', [3]],
+  [/^(444[A-Z]|210LE|TC54H)$/, 'John Deere', [3]],
+  [/^(555E|LB75B)$/, 'New Holland', [4]],
+  [/^214E?$/, 'JCB', [4]],
+  [/^WB1\d0(-\d)?$/, 'Komatsu', [4]],
+  [/^416$/, 'Caterpillar', [4]],
+  [/^510[A-Z]$/, 'John Deere', [4]],
+  [/^BL(60|70)$/, 'Volvo', [4]],
+  [/^(1840|1845C)$/, 'Case', [5]],
+  [/^(LX565|LX865|LS1[5-9]0)$/, 'New Holland', [5]],
+  [/^MC(70|80|90)$/, 'Volvo', [5]],
+  [/^RC30$/, 'ASV', [5]],
+  [/^TL1[0-9]0$/, 'Takeuchi', [5]],
+  [/^4810$/, 'Gehl', [5]],
+  [/^317$/, 'John Deere', [5]],
+  [/^(570|670|672|770|772)[AB]$/, 'John Deere', [10]],
 ];
 
 export function makeForModel(model: string, categoryId: number): string | null {
