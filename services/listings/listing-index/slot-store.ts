@@ -104,14 +104,15 @@ export class SlotStore {
     }
   }
 
-  /** Files listed slot `s`, ending at `endAt` (its `endAt[s]`), in the end-time heap. */
-  protected pushExpiry(endAt: number, s: number): void {
+  /** Files listed slot `s` in the end-time heap, by its `endAt`. */
+  protected pushExpiry(s: number): void {
     if (this.heapSize === this.heapSlot.length) {
       const slots = new Int32Array(this.heapSlot.length * 2);
       slots.set(this.heapSlot);
       this.heapSlot = slots;
     }
     const time = this.endAt;
+    const endAt = time[s]!;
     let i = this.heapSize++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -143,7 +144,7 @@ export class SlotStore {
     if (endAt > this.clock) {
       this.listed[s >>> 5]! |= 1 << (s & 31);
       this.tally(s, 1);
-      if (endAt !== Infinity) this.pushExpiry(endAt, s);
+      if (endAt !== Infinity) this.pushExpiry(s);
     }
   }
 

@@ -136,7 +136,6 @@ export class SnapshotIndex extends QueryCompiler {
       }
       ordered.push(out.subarray(0, k));
     }
-    const others = ordered;
     const newOf = new Int32Array(this.slotCount).fill(-1);
     for (let k = 0; k < n; k++) {
       newOf[byScore[k]!] = k;
@@ -171,7 +170,7 @@ export class SnapshotIndex extends QueryCompiler {
     }
     termStart[n] = t;
     const orders: Int32Array[] = [];
-    for (const main of others) {
+    for (const main of ordered) {
       const order = new Int32Array(n);
       let k = 0;
       for (let i = 0; i < main.length; i++) {

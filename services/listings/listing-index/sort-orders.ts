@@ -167,17 +167,13 @@ export class SortOrders extends PostingStore {
     yield;
     this.slotOf.remap((s) => newOf[s]!);
     // The heap: its listed entries renamed, then heapified again (dead ones dropped).
-    const times: number[] = [];
     const slots: number[] = [];
     for (let i = 0; i < this.heapSize; i++) {
       const k = newOf[this.heapSlot[i]!]!;
-      if (k >= 0) {
-        times.push(this.endAt[k]!);
-        slots.push(k);
-      }
+      if (k >= 0) slots.push(k);
     }
     this.heapSize = 0;
-    for (let i = 0; i < times.length; i++) this.pushExpiry(times[i]!, slots[i]!);
+    for (const k of slots) this.pushExpiry(k);
     this.wordBits.clear();
     this.stamp.fill(0);
     this.epoch = 0;
