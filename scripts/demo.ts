@@ -10,7 +10,6 @@ import { accountsFor } from '../services/accounts/accounts-service.js';
 import { runServices } from '../services/runner.js';
 import { ConfigError, layeredEnvironment, parseConfig, type Config } from '../services/shared/config.js';
 import type { AppContext } from '../services/shared/context.js';
-import { freePort } from '../services/shared/database/embedded-postgres.js';
 import { findUserByEmail } from '../services/shared/repositories/users-repository.js';
 import type { ServiceStarter } from '../services/shared/service.js';
 import { US_STATES } from '../services/shared/us-states.js';
@@ -74,18 +73,14 @@ function walkthroughLines(pick: Walkthrough | undefined, siteUrl: string): strin
 }
 
 const base = configOrExit();
-// The crawler needs the site's address in its configuration, so the site's port is fixed first.
-const sitePort = base.DEMO_SITE_PORT || (await freePort());
-const siteUrl = `http://127.0.0.1:${sitePort}`;
+// The crawler needs the site's address in its configuration, so the site listens first, on the
+// port asked for or one the OS gives it (never a port picked "free" and taken later: a race).
+const site: DemoSite = await startDemoSite({ port: base.DEMO_SITE_PORT || 0, host: '127.0.0.1', sharedDir: base.SHARED_DIR, seed: base.DEMO_SITE_SEED, speed: base.DEMO_SITE_SPEED, lots: base.DEMO_SITE_LOTS });
+const siteUrl = site.url;
 const config = configOrExit(demoOverrides(siteUrl));
 
-// The site is a service like the others: started first, stopped last, after the crawler.
-let site: DemoSite | undefined;
-const demoSite: ServiceStarter = async () => {
-  site = await startDemoSite({ port: sitePort, host: '127.0.0.1', sharedDir: config.SHARED_DIR, seed: config.DEMO_SITE_SEED, speed: config.DEMO_SITE_SPEED, lots: config.DEMO_SITE_LOTS });
-  const running = site;
-  return { name: 'demo-site', stop: () => running.close() };
-};
+// The site is a service like the others: already started, stopped last, after the crawler.
+const demoSite: ServiceStarter = async () => ({ name: 'demo-site', stop: () => site.close() });
 
 await runServices(
   { 'demo-site': demoSite, ...selectServices(config.SERVICES) },

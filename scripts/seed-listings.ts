@@ -21,6 +21,7 @@ import { createGunzip } from 'node:zlib';
 import cliProgress from 'cli-progress';
 import { parse } from 'csv-parse';
 import postgres from 'postgres';
+import { openSql } from '../services/shared/database/connection-url.js';
 import { categoryIdByName, OTHER_CATEGORY_ID } from '../services/shared/categories.js';
 import { loadConfig } from '../services/shared/config.js';
 import { runMigrations } from '../services/shared/database/db.js';
@@ -426,7 +427,7 @@ async function main(): Promise<number> {
   const running = values['database-url'] || config.DATABASE_URL ? undefined : findRunningEmbeddedPostgres(config.DATA_DIR);
   const embedded = values['database-url'] || config.DATABASE_URL || running ? undefined : await startEmbeddedPostgres({ dataDir: config.DATA_DIR });
   const url = values['database-url'] ?? config.DATABASE_URL ?? running ?? embedded!.url;
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const sql = openSql(url, { max: 1, onnotice: () => {} });
   const progress = progressReporter();
   try {
     await runMigrations(url);

@@ -37,6 +37,7 @@ import autocannon from 'autocannon';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { loadConfig } from '../../services/shared/config.js';
 import { connectDatabase, runMigrations } from '../../services/shared/database/db.js';
 import { freePort, startEmbeddedPostgres } from '../../services/shared/database/embedded-postgres.js';
@@ -426,7 +427,7 @@ function runChild<T>(role: string, extra: string[]): { stop(): Promise<T>; done:
 /** `--role writer`: the writer and the freshness probes until SIGTERM, then their figures as one JSON line. */
 async function writerRole(): Promise<void> {
   const url = args['pg-url']!;
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const sql = openSql(url, { max: 1, onnotice: () => {} });
   const lots = await writableLots(sql, 20_000);
   await sql.end({ timeout: 5 });
   const writer = startWriter(url, lots.slice(0, Math.max(1, lots.length - 500)), WRITE_RATE);
@@ -528,7 +529,7 @@ async function main(): Promise<void> {
   // The embedded default (128 MB) caches a tenth of a million-listing table; give the bench's own
   // cluster what a production PostgreSQL on this 24 GiB machine would get. Printed, and in README.
   {
-    const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+    const admin = openSql(pg.url, { max: 1, onnotice: () => {} });
     const [{ shared_buffers: current } = { shared_buffers: '' }] = await admin<Array<{ shared_buffers: string }>>`SHOW shared_buffers`;
     if (current !== SHARED_BUFFERS) {
       await admin.unsafe(`ALTER SYSTEM SET shared_buffers = '${SHARED_BUFFERS}'`);
@@ -543,7 +544,7 @@ async function main(): Promise<void> {
   let api: ChildProcess | undefined;
   try {
     await runMigrations(pg.url);
-    const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+    const sql = openSql(pg.url, { max: 1, onnotice: () => {} });
     try {
       const [{ n } = { n: 0 }] = await sql<Array<{ n: number }>>`
         SELECT count(*)::int AS n FROM listings l JOIN sources s ON s.id = l.source_id WHERE s.name = ANY(${BENCH_SOURCES.map((s) => s.name)})`;

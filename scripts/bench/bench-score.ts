@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { startScorer } from '../../services/scorer/index.js';
 import { importFastIronSales, importWestAuctionSales } from '../../services/scorer/import-sales.js';
 import { enqueueRescoreAll } from '../../services/scorer/model-jobs.js';
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
     const benchListings = async () =>
       (await one<{ n: number }>(ctx!, sql`SELECT count(*)::int AS n FROM listings l JOIN sources s ON s.id = l.source_id WHERE s.name = ANY(${`{${BENCH_SOURCES.map((s) => s.name).join(',')}}`}::text[])`)).n;
     if (args.reseed || (await benchListings()) !== COUNT) {
-      const client = postgres(pg.url, { max: 2, onnotice: () => {} });
+      const client = openSql(pg.url, { max: 2, onnotice: () => {} });
       try {
         await seedListings(client, { count: COUNT, sharedDir: SHARED, log });
       } finally {

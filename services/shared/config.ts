@@ -49,6 +49,7 @@ const envSchema = z
 
     DATABASE_URL: optionalUrl,
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    /** 0: the embedded PostgreSQL listens on its Unix socket only; N: also on 127.0.0.1:N. */
     EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     REDIS_URL: optionalUrl,
 

@@ -37,7 +37,7 @@ export async function createContext(
       onLog: (line) => logger.debug({ component: 'embedded-postgres' }, line),
     });
     url = embedded.url;
-    logger.info({ port: embedded.port }, 'embedded PostgreSQL ready');
+    logger.info({ socket: embedded.socketDir, ...(embedded.tcp ? { port: embedded.port } : {}) }, 'embedded PostgreSQL ready');
   }
   try {
     if (opts.migrate !== false) await runMigrations(url);

@@ -9,7 +9,7 @@ import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, rmS
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../services/shared/database/embedded-postgres.js';
+import { reservePort } from '../support/ports.js';
 import { createTestDatabase } from '../support/database.js';
 import { startRedisServer } from '../support/redis-server.js';
 
@@ -44,7 +44,7 @@ function readOnlyCopy(): string {
 }
 
 async function start(name: (typeof ENTRY_POINTS)[number]): Promise<Proc> {
-  const port = await freePort();
+  const port = await reservePort();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: '/nonexistent',

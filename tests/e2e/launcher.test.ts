@@ -9,11 +9,13 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { openSql, socketUrl } from '../../services/shared/database/connection-url.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../scripts/demo-site/demo-server.js';
-import { freePort } from '../../services/shared/database/embedded-postgres.js';
+import { socketDirFor } from '../../services/shared/database/embedded-postgres.js';
+import { reservePort } from '../support/ports.js';
 
-type Run = { proc: ChildProcess; output: () => string; dataDir: string; port: number; pgPort: number; signalledAt?: number };
+type Run = { proc: ChildProcess; output: () => string; dataDir: string; port: number; signalledAt?: number };
 const running = new Set<Run>();
 const dataDirs: string[] = [];
 
@@ -28,17 +30,16 @@ function newDataDir(): string {
  * Starts `command` in a new process group (as a shell does for a foreground job) and waits for
  * /api/health/. Everything it prints is kept, so a failed stop shows why.
  */
-async function launch(command: string[], opts: { dataDir?: string; port?: number; pgPort?: number; env?: Record<string, string | undefined> } = {}): Promise<Run> {
+async function launch(command: string[], opts: { dataDir?: string; port?: number; env?: Record<string, string | undefined> } = {}): Promise<Run> {
   const dataDir = opts.dataDir ?? newDataDir();
-  const port = opts.port ?? (await freePort());
-  const pgPort = opts.pgPort ?? (await freePort());
+  const port = opts.port ?? (await reservePort());
   const proc = spawn(command[0]!, command.slice(1), {
     env: {
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(port),
       DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(pgPort),
+      EMBEDDED_PG_PORT: '0',
       LOG_LEVEL: 'info',
       DATABASE_URL: '',
       REDIS_URL: '',
@@ -57,7 +58,7 @@ async function launch(command: string[], opts: { dataDir?: string; port?: number
   };
   proc.stderr?.on('data', keep);
   proc.stdout?.on('data', keep);
-  const run: Run = { proc, output: () => output, dataDir, port, pgPort };
+  const run: Run = { proc, output: () => output, dataDir, port };
   running.add(run);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
@@ -119,11 +120,12 @@ function errorLines(output: string): string[] {
 
 function databaseUrl(run: Run): string {
   const { password } = JSON.parse(readFileSync(path.join(run.dataDir, 'embedded-postgres.json'), 'utf8')) as { password: string };
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${run.pgPort}/dealradar`;
+  // The embedded server listens on a Unix socket only (no TCP port to race for): reach it there.
+  return socketUrl({ user: 'postgres', password, socketDir: socketDirFor(run.dataDir), port: 5432, database: 'dealradar' });
 }
 
 async function expectDatabaseDown(run: Run): Promise<void> {
-  const down = postgres(databaseUrl(run), { max: 1, connect_timeout: 2, onnotice: () => {} });
+  const down = openSql(databaseUrl(run), { max: 1, connect_timeout: 2, onnotice: () => {} });
   await expect(down`SELECT 1`).rejects.toThrow();
   await down.end().catch(() => {});
 }
@@ -186,14 +188,14 @@ describe('launcher on the embedded default', () => {
 
   it('SIGTERM to `npm start` (npm alone) stops everything and keeps data across restarts', async () => {
     const first = await launch([...npmSilent, 'start']);
-    const sql = postgres(databaseUrl(first), { max: 1, onnotice: () => {} });
+    const sql = openSql(databaseUrl(first), { max: 1, onnotice: () => {} });
     await sql`INSERT INTO sources (name, display_name, base_url) VALUES ('restart-probe', 'Restart probe', 'http://127.0.0.1')`;
     await sql.end();
     await expectStoppedCleanly(first, await stop(first, 'SIGTERM', 'process'));
 
     // The launcher directly (no npm), on the same data folder and ports.
-    const again = await launch([process.execPath, '--import', 'tsx', 'services/main.ts'], { dataDir: first.dataDir, port: first.port, pgPort: first.pgPort });
-    const check = postgres(databaseUrl(again), { max: 1, onnotice: () => {} });
+    const again = await launch([process.execPath, '--import', 'tsx', 'services/main.ts'], { dataDir: first.dataDir, port: first.port });
+    const check = openSql(databaseUrl(again), { max: 1, onnotice: () => {} });
     const rows = await check`SELECT display_name FROM sources WHERE name = 'restart-probe'`;
     await check.end();
     expect(rows).toEqual([{ display_name: 'Restart probe' }]);

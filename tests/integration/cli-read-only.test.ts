@@ -11,9 +11,10 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoSite } from '../../scripts/demo-site/demo-server.js';
-import { freePort } from '../../services/shared/database/embedded-postgres.js';
+import { reservePort } from '../support/ports.js';
 import { startTestDemoSite } from '../support/crawl-harness.js';
 import { createTestDatabase } from '../support/database.js';
 import { waitFor } from '../support/wait.js';
@@ -54,8 +55,8 @@ async function snapshot() {
 beforeAll(async () => {
   site = await startTestDemoSite({ lots: 30 });
   testDb = await createTestDatabase();
-  sql = postgres(testDb.url, { max: 2, onnotice: () => {} });
-  const port = await freePort();
+  sql = openSql(testDb.url, { max: 2, onnotice: () => {} });
+  const port = await reservePort();
   product = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
     cwd: repoRoot,
     env: {

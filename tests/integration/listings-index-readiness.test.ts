@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../services/api/app.js';
 import { seedListings } from '../../scripts/seed-listings.js';
@@ -11,7 +12,7 @@ describe('listing index readiness', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    other = postgres(ctx.database.url, { max: 2, onnotice: () => {} });
+    other = openSql(ctx.database.url, { max: 2, onnotice: () => {} });
     await seedListings(other, { count: 120, sharedDir: ctx.config.SHARED_DIR });
   }, 60_000);
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type ApiApp } from '../../services/api/app.js';
 import { connectDatabase } from '../../services/shared/database/db.js';
@@ -58,7 +59,7 @@ describe('listing index: start from a snapshot, replicas agree', () => {
     file = path.join(dir, 'listing-index.snapshot');
     // As in production: requests answer from an index up to 250 ms behind, never waiting for a sync.
     ctx = await createTestContext({ env: { LISTINGS_INDEX_SNAPSHOT: file, LISTINGS_INDEX_MAX_STALENESS_MS: '250' } });
-    other = postgres(ctx.database.url, { max: 2, onnotice: () => {} });
+    other = openSql(ctx.database.url, { max: 2, onnotice: () => {} });
     await seedListings(other, { count: 600, sharedDir: ctx.config.SHARED_DIR });
   }, 60_000);
   afterAll(async () => {

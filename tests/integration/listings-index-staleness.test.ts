@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../services/api/app.js';
 import { ListingIndexSync } from '../../services/listings/listing-index-sync.js';
@@ -40,7 +41,7 @@ describe('listing index: bounded staleness, requests never wait behind a sync', 
 
   beforeAll(async () => {
     ctx = await createTestContext({ env: { LISTINGS_INDEX_MAX_STALENESS_MS: '250' } });
-    other = postgres(ctx.database.url, { max: 3, onnotice: () => {} });
+    other = openSql(ctx.database.url, { max: 3, onnotice: () => {} });
   });
   afterAll(async () => {
     await other.end();

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListingIndexSync } from '../../services/listings/listing-index-sync.js';
 import type { IndexFilter } from '../../services/listings/listing-index/index.js';
@@ -17,7 +18,7 @@ describe('ListingIndexSync: the in-memory index follows PostgreSQL', () => {
   beforeAll(async () => {
     ctx = await createTestContext();
     // Another client, as another process (a crawler, the scorer) would write.
-    other = postgres(ctx.database.url, { max: 2, onnotice: () => {} });
+    other = openSql(ctx.database.url, { max: 2, onnotice: () => {} });
     sync = new ListingIndexSync({ client: ctx.database.sql, db: ctx.database.db, intervalMs: 60_000 });
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import postgres from 'postgres';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database.js';
 
@@ -39,7 +39,7 @@ describe('npm run seed', () => {
     expect(steps[0]).toMatch(/^\s*\d0%\s+[\d,]+ \/ 3,000 listings$/);
     expect(steps.at(-1)).toBe('100%  3,000 / 3,000 listings');
     expect(steps.length).toBeGreaterThanOrEqual(2);
-    const sql = postgres(testDb.url, { max: 1, onnotice: () => {} });
+    const sql = openSql(testDb.url, { max: 1, onnotice: () => {} });
     const [row] = await sql<Array<{ n: number }>>`SELECT count(*)::int AS n FROM listings`;
     await sql.end();
     expect(row!.n).toBe(3000);

@@ -1,12 +1,12 @@
 /** A fresh migrated database per test file, cloned from the run's template (fast, isolated). */
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
+import { openSql, withDatabase } from '../../services/shared/database/connection-url.js';
 import { inject } from 'vitest';
 
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = inject('pgAdminUrl');
   const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const admin = openSql(adminUrl, { max: 1, onnotice: () => {} });
   // CREATE DATABASE … TEMPLATE needs the template free of other sessions; retry briefly if busy.
   for (let attempt = 0; ; attempt++) {
     try {
@@ -19,9 +19,9 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   }
   await admin.end();
   return {
-    url: adminUrl.replace(/\/postgres$/, `/${name}`),
+    url: withDatabase(adminUrl, name),
     async drop() {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      const a = openSql(adminUrl, { max: 1, onnotice: () => {} });
       await a.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
     },

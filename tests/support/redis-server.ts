@@ -1,6 +1,6 @@
 /** Starts a throw-away redis-server on a free port (no persistence). */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { freePort } from '../../services/shared/database/embedded-postgres.js';
+import { reservePort } from './ports.js';
 
 export function assertRedisServerInstalled(): void {
   const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
@@ -15,7 +15,7 @@ export function assertRedisServerInstalled(): void {
 
 export async function startRedisServer(): Promise<{ url: string; stop(): Promise<void>; child: ChildProcess }> {
   assertRedisServerInstalled();
-  const port = await freePort();
+  const port = await reservePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

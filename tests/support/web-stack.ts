@@ -10,7 +10,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { buildApp, type ApiApp } from '../../services/api/app.js';
-import { freePort } from '../../services/shared/database/embedded-postgres.js';
+import { reservePort } from './ports.js';
 import { createTestContext, type TestContext } from './context.js';
 
 export const CHROMIUM_ARGS = [
@@ -52,7 +52,7 @@ export type WebStack = { url: string; app: ApiApp; ctx: TestContext; close(): Pr
  * that follow links the product builds from it (checkout return URLs, e-mail links).
  */
 export async function startWebStack(opts: { env?: Record<string, string>; appUrlIsOwn?: boolean } = {}): Promise<WebStack> {
-  const ownPort = opts.appUrlIsOwn ? await freePort() : 0;
+  const ownPort = opts.appUrlIsOwn ? await reservePort() : 0;
   const web = await buildWebApp();
   const ctx = await createTestContext({ env: { ...opts.env, ...(opts.appUrlIsOwn ? { APP_URL: `http://127.0.0.1:${ownPort}` } : {}) } });
   const app = await buildApp(ctx, { webDist: web.dir });

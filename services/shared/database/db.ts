@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { openSql } from './connection-url.js';
 import * as schema from '../../../db/schema/index.js';
 
 export type Schema = typeof schema;
@@ -22,7 +23,7 @@ export type Database = {
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../db/migrations');
 
 export function connectDatabase(url: string, opts: { max?: number; applicationName?: string } = {}): Database {
-  const sql = postgres(url, {
+  const sql = openSql(url, {
     max: opts.max ?? 10,
     idle_timeout: 30,
     connect_timeout: 15,
@@ -48,7 +49,7 @@ const MIGRATION_LOCK = 727_001; // any constant: serialises concurrent starters 
 
 /** Applies pending migrations (idempotent). Safe to call from several processes at once. */
 export async function runMigrations(url: string): Promise<void> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const sql = openSql(url, { max: 1, onnotice: () => {} });
   try {
     await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`;
     await migrate(drizzle(sql), { migrationsFolder: MIGRATIONS_DIR });

@@ -1,22 +1,56 @@
-/** Starts the embedded PostgreSQL child (see embedded-postgres-server.ts) and hands back its URL. */
+/**
+ * Starts the embedded PostgreSQL child (see embedded-postgres-server.ts) and hands back its URL.
+ * It listens on a Unix socket inside its data folder, not on a TCP port: a port picked "free" and
+ * handed to another process can be taken in between (the product's own port, a test's), and two
+ * products on one machine would race for it. A TCP port is opened only when one is asked for.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { socketUrl } from './connection-url.js';
 
 const SERVER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'embedded-postgres-server.ts');
 
 export type EmbeddedPostgres = {
   url: string;
+  /** Names the socket file (`.s.PGSQL.<port>`); a TCP port only when `tcp` is true. */
   port: number;
+  socketDir: string;
+  tcp: boolean;
   /** Stops PostgreSQL cleanly and waits for the child to exit. */
   stop(): Promise<void>;
   child: ChildProcess;
 };
 
+/** The socket file's name number when no TCP port is asked for (the socket is private to its folder). */
+const SOCKET_PORT = 5432;
+/** A Unix socket path is limited to 107 bytes; keep a margin. */
+const MAX_SOCKET_PATH = 100;
+
+/**
+ * Where the server puts its socket: a folder of its own beside its data (`<DATA_DIR>/postgres-socket`;
+ * the data folder itself is private to the server's OS user, and other local users — a service run
+ * as an unprivileged user — must reach the socket, as they reached 127.0.0.1 before: the password
+ * still guards it). When that path is too long for a socket (or holds characters the setting cannot
+ * carry), a short folder under the system's temporary folder named after the data folder (the same
+ * one at every start).
+ */
+export function socketDirFor(stateDir: string, port = SOCKET_PORT): string {
+  const resolved = path.join(path.resolve(stateDir), 'postgres-socket');
+  if (`${resolved}/.s.PGSQL.${port}`.length <= MAX_SOCKET_PATH && !/[\s,'"\\]/.test(resolved)) return resolved;
+  const digest = createHash('sha256').update(resolved).digest('hex').slice(0, 12);
+  return path.join(os.tmpdir(), `deal-radar-pg-${digest}`);
+}
+
+/**
+ * A port the OS considers free right now. Only for a server this process is about to open
+ * itself; handing it to another process is a race (prefer listening on port 0).
+ */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -57,6 +91,7 @@ function passwordFor(stateDir: string): string {
 
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
+  /** Also listen on 127.0.0.1 at this port (for a client that cannot use a socket); default: socket only. */
   port?: number;
   timeoutMs?: number;
   onLog?: (line: string) => void;
@@ -65,9 +100,11 @@ export async function startEmbeddedPostgres(opts: {
   ensureTraversable(stateDir);
   const pgDir = path.join(stateDir, 'postgres');
   const password = passwordFor(stateDir);
-  const port = opts.port && opts.port > 0 ? opts.port : await freePort();
+  const tcp = Boolean(opts.port && opts.port > 0);
+  const port = tcp ? opts.port! : SOCKET_PORT;
+  const socketDir = socketDirFor(stateDir, port);
 
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, pgDir, String(port), password], {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_SCRIPT, pgDir, socketDir, String(port), tcp ? 'tcp' : 'socket', password], {
     stdio: ['pipe', 'pipe', 'pipe'],
     // Its own process group: a terminal's Ctrl-C (sent to the whole group) must not stop the
     // database under the services still draining; the parent stops it last. Should the parent
@@ -102,8 +139,10 @@ export async function startEmbeddedPostgres(opts: {
   });
 
   return {
-    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/dealradar`,
+    url: socketUrl({ user: 'postgres', password, socketDir, port, database: 'dealradar' }),
     port,
+    socketDir,
+    tcp,
     child,
     async stop() {
       if (child.exitCode !== null) return;
@@ -115,22 +154,24 @@ export async function startEmbeddedPostgres(opts: {
 
 /**
  * The URL of an embedded PostgreSQL already running on this data folder (e.g. the product's,
- * when an operator command runs beside it), or undefined. Reads the port from postmaster.pid.
+ * when an operator command runs beside it), or undefined. Reads its port and socket folder from
+ * postmaster.pid.
  */
 export function findRunningEmbeddedPostgres(dataDir: string): string | undefined {
   const stateDir = path.resolve(dataDir);
   const pidFile = path.join(stateDir, 'postgres', 'postmaster.pid');
   const passwordFile = path.join(stateDir, 'embedded-postgres.json');
   if (!existsSync(pidFile) || !existsSync(passwordFile)) return undefined;
-  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
+  const [pidLine, , , portLine, socketLine] = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(pidLine);
   const port = Number(portLine);
-  if (!pid || !port) return undefined;
+  const socketDir = socketLine?.trim();
+  if (!pid || !port || !socketDir) return undefined;
   try {
     process.kill(pid, 0);
   } catch {
     return undefined;
   }
   const { password } = JSON.parse(readFileSync(passwordFile, 'utf8')) as { password: string };
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/dealradar`;
+  return socketUrl({ user: 'postgres', password, socketDir, port, database: 'dealradar' });
 }
