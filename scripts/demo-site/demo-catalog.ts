@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CATEGORIES } from '../../services/shared/categories.js';
 import { readFastIron, readSalePrices } from '../../services/shared/datasets/fastiron.js';
+import { fastIronListingText } from '../../services/shared/datasets/fastiron-listing-text.js';
 import { readWestAuction } from '../../services/shared/datasets/westauction.js';
 import { comparableToday, estimatePriceIndex, type IndexSale } from '../../services/valuation/price-index.js';
 import { westAuctionToSoldResult } from '../../services/valuation/westauction-sales.js';
@@ -29,7 +30,9 @@ export type CatalogMachine = {
   /** What it really sold for, and when (absent: marketValue is already in today's dollars). */
   soldPrice?: number;
   soldAt?: Date;
+  /** Specifications under a buyer's labels ("Cab", "Tires"); West lots carry theirs in the description. */
   details: Record<string, string>;
+  /** The listing text the lot page shows: an auctioneer's write-up, never raw record columns. */
   description: string;
 };
 
@@ -101,8 +104,15 @@ async function readFastIronMachines(sharedDir: string, limit: number, indexSales
     if (!record.categoryId || record.salePrice === null || !record.modelDesc || machines.length >= limit) continue;
     const make = makeForModel(record.modelDesc, record.categoryId);
     const title = [record.yearMade, make, record.modelDesc, TYPE_NOUN[record.categoryId]].filter(Boolean).join(' ');
-    const details: Record<string, string> = {};
-    for (const [key, value] of Object.entries(record.attributes)) details[key.replace(/_/g, ' ').replace(/^fi/, '')] = value;
+    // written up as a listing: the record's columns in a buyer's words, empty options left out
+    const { description, details } = fastIronListingText({
+      year: record.yearMade,
+      make,
+      model: record.modelDesc,
+      hours: record.hours,
+      typeNoun: TYPE_NOUN[record.categoryId] ?? 'machine',
+      attributes: record.attributes,
+    });
     machines.push({
       origin: 'fastiron',
       recordId: record.salesId,
@@ -118,9 +128,7 @@ async function readFastIronMachines(sharedDir: string, limit: number, indexSales
       soldPrice: record.salePrice,
       soldAt: record.saleDate,
       details,
-      description: [record.attributes.fiProductClassDesc, ...Object.entries(details).filter(([k]) => k !== 'ProductClassDesc').map(([k, v]) => `${k}: ${v}`)]
-        .filter(Boolean)
-        .join('\n'),
+      description,
     });
   }
   return machines;
