@@ -2,10 +2,15 @@
  * `npm run sources` (`--json` for machines): every source with its health — enabled or why not,
  * status (`layout changed` and `login required` with the failing URLs and the parser's message),
  * last run and outcome, lots stored, error rate of the last run, blocked since.
+ *
+ * Every adapter the product has is listed, registered or not: on a fresh data folder (the crawler
+ * registers sources only when it starts) each shows as this shell's configuration sets it,
+ * "configured / not yet crawled" or "disabled (not in CRAWL_SOURCES)". Nothing is written.
  */
+import { createRegistry, sourceRegistrations } from '../../services/crawler/adapters/index.js';
 import { listRecentRuns } from '../../services/shared/repositories/crawl-runs-repository.js';
 import { countSourceListings } from '../../services/shared/repositories/listing-store-repository.js';
-import { listSources } from '../../services/shared/repositories/sources-repository.js';
+import { listSources, type SourceRegistration, type SourceRow } from '../../services/shared/repositories/sources-repository.js';
 import { parseArgs, type CliCommand, type FlagSpec } from './command.js';
 import { textTable } from './table.js';
 
@@ -23,15 +28,15 @@ export const sourcesCommand: CliCommand = {
     const header = ['source', 'enabled', 'status', 'last run', 'last outcome', 'lots', 'error rate', 'blocked since', 'problem'];
     const rows = [];
     const records = [];
-    for (const source of await listSources(ctx.database.db)) {
-      const [last] = await listRecentRuns(ctx.database.db, source.id, 1);
+    const entries = sourceEntries(await listSources(ctx.database.db), sourceRegistrations(createRegistry(), ctx.config));
+    for (const source of entries) {
+      const [last] = source.id === null ? [] : await listRecentRuns(ctx.database.db, source.id, 1);
       const attempted = last ? last.stepsTotal : 0;
-      const lots = await countSourceListings(ctx.database.db, source.id);
+      const lots = source.id === null ? 0 : await countSourceListings(ctx.database.db, source.id);
       rows.push([
         source.name + (source.isDemo ? ' (demo)' : ''),
         source.enabled ? 'yes' : `no: ${source.disabledReason ?? 'disabled'}`,
-        // `layout-changed` → "layout changed": the words an operator reads.
-        source.status.replace(/-/g, ' '),
+        statusText(source),
         when(source.lastRunAt),
         last ? (last.outcome ?? `${last.state} (${last.pendingSteps} pending)`) : '—',
         lots,
@@ -42,6 +47,7 @@ export const sourcesCommand: CliCommand = {
       ]);
       records.push({
         name: source.name,
+        registered: source.id !== null,
         enabled: source.enabled,
         disabledReason: source.disabledReason,
         status: source.status,
@@ -58,10 +64,58 @@ export const sourcesCommand: CliCommand = {
       process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
       return;
     }
-    if (rows.length === 0) process.stdout.write('No sources registered yet: the crawler registers them when it starts (`npm start`).\n');
-    else process.stdout.write(`${textTable(header, rows).join('\n')}\n`);
+    if (rows.length > 0) process.stdout.write(`${textTable(header, rows).join('\n')}\n`);
+    const unregistered = entries.filter((e) => e.id === null).length;
+    if (unregistered > 0) {
+      process.stdout.write(
+        `${unregistered === entries.length ? 'No source registered yet' : `${unregistered} source${unregistered === 1 ? '' : 's'} not registered yet`}: ` +
+          "shown as this shell's configuration (CRAWL_SOURCES) sets them; the crawler registers sources when it starts (`npm start`).\n",
+      );
+    }
   },
 };
+
+/** A source as listed: its row, or (id null) an adapter not registered yet, as configuration sets it. */
+export type SourceEntry = Pick<SourceRow, 'name' | 'isDemo' | 'enabled' | 'disabledReason' | 'status' | 'statusMessage' | 'statusUrls' | 'statusSince' | 'lastRunAt' | 'blockedSince'> & {
+  id: number | null;
+};
+
+/**
+ * The registered sources and every adapter without a row yet, by name. A row is the crawler's
+ * word (the product's configuration); an unregistered adapter can only be shown as this process's
+ * configuration would register it, never crawled.
+ */
+export function sourceEntries(rows: SourceRow[], registrations: SourceRegistration[]): SourceEntry[] {
+  const registered = new Set(rows.map((r) => r.name));
+  const pending: SourceEntry[] = registrations
+    .filter((r) => !registered.has(r.name))
+    .map((r) => ({
+      id: null,
+      name: r.name,
+      isDemo: r.isDemo,
+      enabled: r.enabled,
+      disabledReason: r.disabledReason,
+      // the column's own default for a source nothing is known of yet
+      status: 'unknown',
+      statusMessage: null,
+      statusUrls: [],
+      statusSince: null,
+      lastRunAt: null,
+      blockedSince: null,
+    }));
+  return [...rows, ...pending].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The status in an operator's words: a never-crawled source says whether it will be crawled. */
+export function statusText(source: Pick<SourceEntry, 'enabled' | 'disabledReason' | 'status' | 'lastRunAt'>): string {
+  if (source.status === 'unknown' && source.lastRunAt === null) {
+    if (source.enabled) return 'configured / not yet crawled';
+    // any other reason (the adapter's own, no base URL) is in the enabled column, said once
+    return source.disabledReason === 'not listed in CRAWL_SOURCES' ? 'disabled (not in CRAWL_SOURCES)' : 'disabled';
+  }
+  // `layout-changed` → "layout changed": the words an operator reads.
+  return source.status.replace(/-/g, ' ');
+}
 
 /** The parser's or fetcher's message and the first failing URL (with how many more), or —. */
 function problemText(message: string | null, urls: string[]): string {

@@ -14,8 +14,11 @@ import type { CliCommand } from '../../scripts/cli/command.js';
 import { outboxCommand } from '../../scripts/cli/outbox-command.js';
 import { queuesCommand } from '../../scripts/cli/queues-command.js';
 import { sourcesCommand } from '../../scripts/cli/sources-command.js';
+import { ADAPTERS } from '../../services/crawler/adapters/index.js';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { NonRetryableError } from '../../services/shared/errors.js';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { createTestDatabase } from '../support/database.js';
 import { waitFor } from '../support/wait.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -95,11 +98,15 @@ describe('--json', () => {
   it('sources, outbox and alerts print JSON', async () => {
     await ctx.database.sql`INSERT INTO sources (name, display_name, base_url, enabled, disabled_reason, status, status_message, status_urls)
       VALUES ('probe', 'Probe', 'http://127.0.0.1', false, 'not listed in CRAWL_SOURCES', 'layout-changed', 'no lots found', '["http://127.0.0.1/list"]'::jsonb)`;
-    const sources = JSON.parse((await run(sourcesCommand, ['--json'])).out) as unknown[];
-    expect(sources).toEqual([expect.objectContaining({ name: 'probe', enabled: false, status: 'layout-changed', statusMessage: 'no lots found', failingUrls: ['http://127.0.0.1/list'], lots: 0 })]);
+    const sources = JSON.parse((await run(sourcesCommand, ['--json'])).out) as Array<{ name: string }>;
+    expect(sources.find((s) => s.name === 'probe')).toEqual(
+      expect.objectContaining({ name: 'probe', registered: true, enabled: false, status: 'layout-changed', statusMessage: 'no lots found', failingUrls: ['http://127.0.0.1/list'], lots: 0 }),
+    );
+    // beside it, every adapter not registered yet
+    expect(sources.map((s) => s.name).sort()).toEqual([...ADAPTERS.map((a) => a.name), 'probe'].sort());
     const table = (await run(sourcesCommand, [])).out.split('\n');
     expect(table[0]).toMatch(/^source\s+enabled\s+status\s+last run/);
-    expect(table[1]).toMatch(/^probe\s+no: not listed in CRAWL_SOURCES\s+layout changed\s+—.*no lots found at http:\/\/127\.0\.0\.1\/list$/);
+    expect(table.find((l) => l.startsWith('probe '))).toMatch(/^probe\s+no: not listed in CRAWL_SOURCES\s+layout changed\s+—.*no lots found at http:\/\/127\.0\.0\.1\/list$/);
 
     await ctx.database.sql`INSERT INTO outbox_messages (message_key, channel, kind, recipient, subject, text_body, status)
       VALUES ('k1', 'email', 'password-reset', 'a@example.com', 'Reset', 'Use this link', 'sent')`;
@@ -109,6 +116,41 @@ describe('--json', () => {
     expect(JSON.parse((await run(outboxCommand, ['--json', '--to', 'b@example.com'])).out)).toEqual([]);
     expect(JSON.parse((await run(alertsCommand, ['--json'])).out)).toEqual({ alerts: [], notificationsLast24h: [] });
   });
+});
+
+describe('sources on a fresh database', () => {
+  it('lists every adapter as this shell configures it, configured / not yet crawled or disabled, and registers none', async () => {
+    const fresh = await createTestDatabase();
+    const sql = openSql(fresh.url, { max: 1, onnotice: () => {} });
+    try {
+      const env = { DATABASE_URL: fresh.url, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'deal-radar-cli-')), CRAWL_SOURCES: 'gsaauctions,westauction' };
+      const table = await cli(['sources'], env);
+      expect(table.code, table.stderr).toBe(0);
+      const lines = table.stdout.split('\n');
+      const line = (name: string) => lines.find((l) => l.split(/\s{2,}/)[0]!.replace(/ \(demo\)$/, '') === name);
+      for (const adapter of ADAPTERS) expect(line(adapter.name), adapter.name).toBeDefined();
+      expect(line('gsaauctions')).toMatch(/^gsaauctions\s+yes\s+configured \/ not yet crawled\s+—/);
+      expect(line('westauction')).toMatch(/^westauction\s+yes\s+configured \/ not yet crawled\s+—/);
+      expect(line('bidspotter')).toMatch(/^bidspotter\s+no: not listed in CRAWL_SOURCES\s+disabled \(not in CRAWL_SOURCES\)\s+—/);
+      // an adapter off for its own reason says that reason, whatever CRAWL_SOURCES lists
+      expect(line('demo')).toMatch(/^demo \(demo\)\s+no: not configured \(no base URL\)\s+disabled\s+—/);
+      expect(table.stdout).toContain('No source registered yet');
+
+      const json = await cli(['sources', '--json'], env);
+      expect(json.code, json.stderr).toBe(0);
+      const records = JSON.parse(json.stdout) as Array<{ name: string; registered: boolean; enabled: boolean; status: string; lastRunAt: string | null; lots: number }>;
+      expect(records.map((r) => r.name)).toEqual(ADAPTERS.map((a) => a.name).sort());
+      for (const r of records) expect(r).toMatchObject({ registered: false, status: 'unknown', lastRunAt: null, lots: 0 });
+      expect(records.filter((r) => r.enabled).map((r) => r.name)).toEqual(['gsaauctions', 'westauction']);
+
+      // read-only: no source registered, no run recorded
+      expect(await sql`SELECT count(*)::int AS n FROM sources`).toEqual([{ n: 0 }]);
+      expect(await sql`SELECT count(*)::int AS n FROM crawl_runs`).toEqual([{ n: 0 }]);
+    } finally {
+      await sql.end();
+      await fresh.drop();
+    }
+  }, 60_000);
 });
 
 describe('the CLI process', () => {
