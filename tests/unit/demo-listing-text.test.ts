@@ -68,6 +68,20 @@ describe('Fast Iron listing text', () => {
     expect(listingFaults(text.description)).toEqual([]);
   });
 
+  it('names a skid steer\'s high-flow hydraulics and grouser tracks, and an excavator\'s stick, thumb and track shoes', () => {
+    const steer = facts({ Hydraulics: 'Auxiliary', Hydraulics_Flow: 'High Flow', Grouser_Tracks: 'Yes', Coupler_System: 'Yes' }, { typeNoun: 'Skid Steer Loader' });
+    expect(steer.description.split('\n\n')[0]).toMatch(/\. High-flow auxiliary hydraulics, grouser tracks and coupler\.$/);
+    expect(steer.details).toEqual({ Hydraulics: 'Auxiliary', 'Hydraulic flow': 'High flow', Equipment: 'Grouser tracks, coupler' });
+    const excavator = facts(
+      { Track_Type: 'Steel', Undercarriage_Pad_Width: '32 inch', Grouser_Type: 'Double', Stick_Length: '10\' 6"', Thumb: 'Hydraulic', Pattern_Changer: 'Yes', ProductSize: 'Mini' },
+      { typeNoun: 'Excavator' },
+    );
+    expect(excavator.description.split('\n\n')[0]).toBe(
+      '2004 Caterpillar 950G mini excavator with 5,012 hours on the meter. Steel tracks, 10\' 6" stick, hydraulic thumb and pattern changer.',
+    );
+    expect(excavator.details).toMatchObject({ Tracks: 'Steel', 'Track shoes': '32", double grouser', Stick: '10\' 6"', Thumb: 'Hydraulic', Equipment: 'Pattern changer' });
+  });
+
   it('says only what the record has: no year, make, hours or options leave no words behind', () => {
     const bare = facts({ Ride_Control: 'No', Blade_Type: 'No', Enclosure: 'None or Unspecified', fiProductClassDesc: 'Wheel Loader - Unidentified' }, { year: null, make: null, hours: null });
     expect(bare).toEqual({ description: '950G wheel loader.', details: {} });

@@ -85,6 +85,7 @@ const RIPPER: Record<string, string> = { 'single shank': 'Single-shank', 'multi 
 const TRAVEL: Record<string, string> = {
   'differential steer': 'Differential steer', 'finger tip': 'Fingertip', lever: 'Lever', '2 pedal': 'Two-pedal', pedal: 'Pedal', '1 speed': 'Single-speed',
 };
+const FLOW: Record<string, string> = { standard: 'Standard flow', 'high flow': 'High flow' };
 const DIFFERENTIAL: Record<string, string> = { standard: 'Standard', 'limited slip': 'Limited-slip', 'no spin': 'No-spin' };
 const TIP: Record<string, string> = { 'sideshift & tip': 'sideshift and tip', tip: 'tip' };
 
@@ -130,9 +131,13 @@ function specifications(a: Record<string, string>, hoursKnown: boolean): { detai
 
   const hydraulics = value(a, 'Hydraulics');
   const hydraulicsWord = hydraulics && word(HYDRAULICS, hydraulics).replace(/ Function$/i, ' function');
-  add('Hydraulics', hydraulicsWord, hydraulics && !isStandard(hydraulics) && `${lower(hydraulicsWord!)} hydraulics`);
   const flow = value(a, 'Hydraulics_Flow');
-  add('Hydraulic flow', flow && (isStandard(flow) ? 'Standard flow' : flow), flow && !isStandard(flow) && `${lower(flow)} hydraulics`);
+  // one phrase for both: "high-flow auxiliary hydraulics"
+  const flowWord = flow && !isStandard(flow) ? `${word(FLOW, flow).toLowerCase().replace(' ', '-')} ` : '';
+  const kindWord = hydraulics && !isStandard(hydraulics) ? `${lower(hydraulicsWord!)} ` : '';
+  const phrase = (flowWord || kindWord) && `${flowWord}${kindWord}hydraulics`;
+  add('Hydraulics', hydraulicsWord, phrase);
+  add('Hydraulic flow', flow && word(FLOW, flow), !hydraulicsWord && phrase);
 
   const track = value(a, 'Track_Type');
   add('Tracks', track, track && `${lower(track)} tracks`);
