@@ -27,6 +27,7 @@ export const sourcesCommand: CliCommand = {
     const json = parseArgs(args, FLAGS).flags.json === true;
     const header = ['source', 'enabled', 'status', 'last run', 'last outcome', 'lots', 'error rate', 'blocked since', 'problem'];
     const rows = [];
+    const notes: string[] = [];
     const records = [];
     const entries = sourceEntries(await listSources(ctx.database.db), sourceRegistrations(createRegistry(), ctx.config));
     for (const source of entries) {
@@ -35,7 +36,7 @@ export const sourcesCommand: CliCommand = {
       const lots = source.id === null ? 0 : await countSourceListings(ctx.database.db, source.id);
       rows.push([
         source.name + (source.isDemo ? ' (demo)' : ''),
-        source.enabled ? 'yes' : `no: ${source.disabledReason ?? 'disabled'}`,
+        enabledText(source, notes),
         statusText(source),
         when(source.lastRunAt),
         last ? (last.outcome ?? `${last.state} (${last.pendingSteps} pending)`) : '—',
@@ -65,10 +66,11 @@ export const sourcesCommand: CliCommand = {
       return;
     }
     if (rows.length > 0) process.stdout.write(`${textTable(header, rows).join('\n')}\n`);
+    if (notes.length > 0) process.stdout.write(`\nWhy disabled:\n${notes.map((n) => `  ${n}`).join('\n')}\n`);
     const unregistered = entries.filter((e) => e.id === null).length;
     if (unregistered > 0) {
       process.stdout.write(
-        `${unregistered === entries.length ? 'No source registered yet' : `${unregistered} source${unregistered === 1 ? '' : 's'} not registered yet`}: ` +
+        `\n${unregistered === entries.length ? 'No source registered yet' : `${unregistered} source${unregistered === 1 ? '' : 's'} not registered yet`}: ` +
           "shown as this shell's configuration (CRAWL_SOURCES) sets them; the crawler registers sources when it starts (`npm start`).\n",
       );
     }
@@ -104,6 +106,18 @@ export function sourceEntries(rows: SourceRow[], registrations: SourceRegistrati
       blockedSince: null,
     }));
   return [...rows, ...pending].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Longer reasons (an adapter's own, a sentence) go under the table: the columns stay readable. */
+const SHORT_REASON = 40;
+
+/** "yes", "no: <reason>", or "no: see below" with the reason added to `notes`. */
+function enabledText(source: Pick<SourceEntry, 'name' | 'enabled' | 'disabledReason'>, notes: string[]): string {
+  if (source.enabled) return 'yes';
+  const reason = source.disabledReason ?? 'disabled';
+  if (reason.length <= SHORT_REASON) return `no: ${reason}`;
+  notes.push(`${source.name}: ${reason}`);
+  return 'no: see below';
 }
 
 /** The status in an operator's words: a never-crawled source says whether it will be crawled. */

@@ -134,6 +134,11 @@ describe('sources on a fresh database', () => {
       expect(line('bidspotter')).toMatch(/^bidspotter\s+no: not listed in CRAWL_SOURCES\s+disabled \(not in CRAWL_SOURCES\)\s+—/);
       // an adapter off for its own reason says that reason, whatever CRAWL_SOURCES lists
       expect(line('demo')).toMatch(/^demo \(demo\)\s+no: not configured \(no base URL\)\s+disabled\s+—/);
+      // a sentence-long reason goes under the table
+      const govDeals = ADAPTERS.find((a) => a.name === 'govdeals')!;
+      expect(govDeals.disabledReason!.length).toBeGreaterThan(40);
+      expect(line('govdeals')).toMatch(/^govdeals\s+no: see below\s+disabled\s+—/);
+      expect(table.stdout).toContain(`Why disabled:\n  govdeals: ${govDeals.disabledReason}\n`);
       expect(table.stdout).toContain('No source registered yet');
 
       const json = await cli(['sources', '--json'], env);
