@@ -217,7 +217,7 @@ export type WatchStateUpdate = {
   lastNoticeError: string | null;
 };
 
-/** Writes the dispatcher's verdicts back, all rows in one statement. */
+/** Writes the dispatcher's verdicts back, all rows in one statement (a null send time keeps the last one). */
 export async function applyWatchStates(tx: DbOrTx, updates: WatchStateUpdate[]): Promise<void> {
   if (updates.length === 0) return;
   const text = (d: Date | null) => (d === null ? null : d.toISOString());
@@ -234,8 +234,8 @@ export async function applyWatchStates(tx: DbOrTx, updates: WatchStateUpdate[]):
   }));
   await tx.execute(sql`
     UPDATE watched_lots w SET
-      due_at = u.due_at, reminder_end_at = u.reminder_end_at, reminder_sent_at = u.reminder_sent_at,
-      price_notice_max = u.price_notice_max, price_notice_at = u.price_notice_at, closed_notice_at = u.closed_notice_at,
+      due_at = u.due_at, reminder_end_at = u.reminder_end_at, reminder_sent_at = coalesce(u.reminder_sent_at, w.reminder_sent_at),
+      price_notice_max = u.price_notice_max, price_notice_at = coalesce(u.price_notice_at, w.price_notice_at), closed_notice_at = u.closed_notice_at,
       gone_notice_at = u.gone_notice_at, last_notice_error = u.last_notice_error, updated_at = now()
     FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS u(
       id int, due_at timestamptz, reminder_end_at timestamptz, reminder_sent_at timestamptz, price_notice_max numeric,
