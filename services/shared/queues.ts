@@ -48,7 +48,8 @@ const crawlPayload = z.object({
   lotIds: z.array(z.string().min(1).max(200)).max(200).optional(),
   runId: z.number().int().positive().optional(),
   /** Why the crawl was asked for; the scheduler's tick slot makes scheduled ids unique per tick. */
-  reason: z.enum(['scheduled', 'ending-soon', 'manual']).default('scheduled'),
+  /** `watched` (issue 31): only watched lots near their close, re-checked every few minutes. */
+  reason: z.enum(['scheduled', 'ending-soon', 'watched', 'manual']).default('scheduled'),
   slot: z.string().max(64).optional(),
   /** How many times the step was put back for a host's Retry-After (bounded, unlike politeness waits). */
   deferrals: z.number().int().min(0).max(1000).optional(),
