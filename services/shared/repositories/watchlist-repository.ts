@@ -298,3 +298,20 @@ export async function listWatchedClosingSoon(db: DbOrTx, sourceId: number, withi
   );
 }
 
+
+/**
+ * Lots that closed since `since` (any lot, watched or not) with the valuation shown while they
+ * were open and their final price: the sold result, else the last price seen for a sold lot.
+ */
+export async function listLotOutcomes(db: DbOrTx, since: Date) {
+  return rows<{ source: string; status: ListingStatus; finalPrice: number | null; fairValue: number | null; valueLow: number | null; valueHigh: number | null; dealScore: number | null }>(
+    await db.execute(sql`
+      SELECT s.name AS source, o.status,
+        CASE WHEN o.status = 'sold' THEN coalesce(
+          (SELECT r.price::float8 FROM sold_results r WHERE r.listing_id = o.listing_id ORDER BY r.sold_at DESC LIMIT 1),
+          o.last_price_usd::float8) END AS "finalPrice",
+        o.fair_value::float8 AS "fairValue", o.value_low::float8 AS "valueLow", o.value_high::float8 AS "valueHigh", o.deal_score AS "dealScore"
+      FROM lot_outcomes o JOIN sources s ON s.id = o.source_id
+      WHERE o.closed_at >= ${since.toISOString()}::timestamptz`),
+  );
+}
