@@ -7,3 +7,4 @@ export * from './accounts.js';
 export * from './valuation.js';
 export * from './alerts.js';
 export * from './analytics.js';
+export * from './watchlist.js';

@@ -5,8 +5,9 @@ import { importSalesCommand } from './import-sales-command.js';
 import { modelEvalCommand } from './model-eval-command.js';
 import { modelTrainCommand } from './model-train-command.js';
 import { outboxCommand } from './outbox-command.js';
+import { outcomesCommand } from './outcomes-command.js';
 import { queuesCommand } from './queues-command.js';
 import { crawlCommand } from './crawl-command.js';
 import { sourcesCommand } from './sources-command.js';
 
-export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand, importSalesCommand, modelTrainCommand, modelEvalCommand, alertsCommand];
+export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand, importSalesCommand, modelTrainCommand, modelEvalCommand, alertsCommand, outcomesCommand];

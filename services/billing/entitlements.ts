@@ -1,6 +1,7 @@
 /**
  * What a user may do, as one function of their subscription mirror. Used by alerts (limits, SMS,
- * advanced filters), the deal detail (price history charts) and the status route.
+ * advanced filters), the watchlist (limit, SMS, price-rise notices), the deal detail (price
+ * history charts) and the status route.
  */
 
 export type SubscriptionSnapshot = {
@@ -20,11 +21,16 @@ export type Entitlements = {
   sms: boolean;
   advancedFilters: boolean;
   priceHistory: boolean;
+  /** Watched lots (issue 31); null = unlimited. */
+  maxWatchedLots: number | null;
+  /** A watchlist notice when a lot's price passes the buyer's maximum. */
+  priceRiseNotices: boolean;
   /** When premium access ends if nothing renews it. */
   premiumUntil: Date | null;
 };
 
 export const FREE_ALERT_LIMIT = 5;
+export const FREE_WATCH_LIMIT = 20;
 
 /**
  * Statuses in which Stripe still considers the subscription alive. past_due keeps access while
@@ -44,7 +50,7 @@ export function isPremium(sub: SubscriptionSnapshot | null | undefined, now: Dat
 export function entitlementsFor(sub: SubscriptionSnapshot | null | undefined, now: Date = new Date()): Entitlements {
   const premium = isPremium(sub, now);
   if (!premium || !sub) {
-    return { plan: 'free', isPremium: false, maxAlerts: FREE_ALERT_LIMIT, sms: false, advancedFilters: false, priceHistory: false, premiumUntil: null };
+    return { plan: 'free', isPremium: false, maxAlerts: FREE_ALERT_LIMIT, sms: false, advancedFilters: false, priceHistory: false, maxWatchedLots: FREE_WATCH_LIMIT, priceRiseNotices: false, premiumUntil: null };
   }
   const periodEnd = sub.status === 'trialing' ? (sub.trialEnd ?? sub.currentPeriodEnd) : sub.currentPeriodEnd;
   return {
@@ -54,6 +60,8 @@ export function entitlementsFor(sub: SubscriptionSnapshot | null | undefined, no
     sms: true,
     advancedFilters: true,
     priceHistory: true,
+    maxWatchedLots: null,
+    priceRiseNotices: true,
     premiumUntil: sub.cancelAt ?? periodEnd,
   };
 }

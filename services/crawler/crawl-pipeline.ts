@@ -39,6 +39,7 @@ import {
 import { backOffHost, claimHostSlot, registerHost, releaseHostSlot } from '../shared/repositories/host-politeness-repository.js';
 import { applyLotUpdate, listEndingSoon, previewListings, previewUpdates, storeListing, type StoredListing } from '../shared/repositories/listing-store-repository.js';
 import { findSourceByName, markSourceBlocked } from '../shared/repositories/sources-repository.js';
+import { listWatchedClosingSoon } from '../shared/repositories/watchlist-repository.js';
 
 type SourceRef = { id: number; name: string };
 import type { CrawlRun } from '../../db/schema/crawl.js';
@@ -53,6 +54,8 @@ export type StepResult =
 
 const RAW_PAYLOAD_MAX_CHARS = 256_000;
 const ENDING_SOON_MS = 24 * 3600_000;
+/** Watched lots ending within this (or ended within the hour, still open) are re-checked on the `watched` schedule. */
+const WATCHED_RECHECK_MS = 15 * 60_000;
 const STALE_RUN_MS = 6 * 3600_000;
 const MAX_RETRY_AFTER_DEFERRALS = 20;
 /** A list page this long that yields nothing holds content its adapter no longer finds (an empty API answer is a few bytes). */
@@ -120,13 +123,18 @@ export class CrawlPipeline {
     if (!source.enabled && payload.reason !== 'manual') return { kind: 'skipped', reason: `source ${source.name} is disabled` };
     const env = adapterEnv(adapter, this.deps.ctx.config);
     let steps: CrawlStep[];
-    if (payload.reason === 'ending-soon') {
+    if (payload.reason === 'ending-soon' || payload.reason === 'watched') {
       // Lots ending soon are re-checked one by one where the source has a per-lot view; a source
-      // without one is covered by its regular crawl.
-      const lots = adapter.detailStep ? await listEndingSoon(this.db, source.id, ENDING_SOON_MS) : [];
+      // without one is covered by its regular crawl. Watched lots near their close are re-checked
+      // more often (issue 31), so the final price is known within minutes of the close.
+      const lots = !adapter.detailStep
+        ? []
+        : payload.reason === 'watched'
+          ? await listWatchedClosingSoon(this.db, source.id, WATCHED_RECHECK_MS)
+          : await listEndingSoon(this.db, source.id, ENDING_SOON_MS);
       steps = lots.map((lot) => adapter.detailStep!(lot, env)).filter((s): s is CrawlStep => s !== null);
       // Nothing to re-check: no run, so the source's health reflects real crawls only.
-      if (steps.length === 0 && !payload.runId) return { kind: 'skipped', reason: 'no open lot ends within 24 h' };
+      if (steps.length === 0 && !payload.runId) return { kind: 'skipped', reason: payload.reason === 'watched' ? 'no watched lot is closing' : 'no open lot ends within 24 h' };
     } else {
       steps = adapter.start(env);
     }

@@ -12,7 +12,7 @@ import { findSourceByName } from '../shared/repositories/sources-repository.js';
 export async function requestCrawl(
   ctx: AppContext,
   sourceName: string,
-  opts: { dryRun?: boolean; limit?: number | null; reason?: 'manual' | 'scheduled' | 'ending-soon' } = {},
+  opts: { dryRun?: boolean; limit?: number | null; reason?: 'manual' | 'scheduled' | 'ending-soon' | 'watched' } = {},
 ): Promise<CrawlRun> {
   const source = await findSourceByName(ctx.database.db, sourceName);
   if (!source) throw new Error(`unknown source "${sourceName}"`);

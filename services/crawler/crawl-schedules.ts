@@ -14,7 +14,7 @@ export function scheduledSources(ctx: AppContext): string[] {
   return ctx.config.CRAWL_SOURCES.filter((name) => registry.has(name));
 }
 
-export async function enqueueCrawlStarts(ctx: AppContext, reason: 'scheduled' | 'ending-soon', slot: string): Promise<void> {
+export async function enqueueCrawlStarts(ctx: AppContext, reason: 'scheduled' | 'ending-soon' | 'watched', slot: string): Promise<void> {
   await ctx.queues.enqueueBulk(
     'crawl',
     scheduledSources(ctx).map((source) => ({ source, label: 'start' as const, reason, slot })),
@@ -33,5 +33,20 @@ export const CRAWL_SCHEDULES: Schedule[] = [
     cron: (ctx) => ctx.config.CRAWL_ENDING_SOON_SCHEDULE,
     enabled: (ctx) => scheduledSources(ctx).length > 0,
     tick: (ctx, slot) => enqueueCrawlStarts(ctx, 'ending-soon', slot),
+  },
+];
+
+/**
+ * Watched lots near their close (issue 31): every few minutes (WATCH_RECHECK_SCHEDULE) each
+ * source's watched lots ending within 15 minutes, or ended and not yet seen closed, are re-checked
+ * one by one, so a buyer hears the final price minutes after the close. A tick with no such lot
+ * opens no run. Not in CRAWL_SCHEDULES: the scheduler lists it with the watchlist's.
+ */
+export const WATCHED_CRAWL_SCHEDULES: Schedule[] = [
+  {
+    name: 'crawl-watched-closing',
+    cron: (ctx) => ctx.config.WATCH_RECHECK_SCHEDULE,
+    enabled: (ctx) => scheduledSources(ctx).length > 0,
+    tick: (ctx, slot) => enqueueCrawlStarts(ctx, 'watched', slot),
   },
 ];

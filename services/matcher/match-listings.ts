@@ -10,6 +10,7 @@ import type { AppContext } from '../shared/context.js';
 import type { JobHandler, Payload } from '../shared/queues.js';
 import { gatherDigests, matchChangedListings } from '../shared/repositories/alerts-repository.js';
 import { dispatchDigests, dispatchInstantNotifications } from './dispatch-notifications.js';
+import { dispatchDueWatches, type DispatchOutcome } from './dispatch-watch-notices.js';
 
 type Deps = Pick<AppContext, 'config' | 'database' | 'queues' | 'logger'>;
 
@@ -32,5 +33,14 @@ export function createDigestHandler(deps: Deps): JobHandler<'alertDigest'> {
     const queued = await dispatchDigests(deps, payload.day, now);
     deps.logger.info({ day: payload.day, gathered, queued }, 'daily alert digests');
     return { gathered, queued };
+  };
+}
+
+/** The watchlist tick: every reminder and notice due now (issue 31). */
+export function createWatchDueHandler(deps: Deps): JobHandler<'watchDue'> {
+  return async (payload: Payload<'watchDue'>): Promise<DispatchOutcome> => {
+    const outcome = await dispatchDueWatches(deps, new Date());
+    if (outcome.evaluated > 0) deps.logger.info({ slot: payload.slot, ...outcome }, 'watchlist notices');
+    return outcome;
   };
 }

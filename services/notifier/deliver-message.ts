@@ -96,9 +96,9 @@ export function createNotifyHandler(deps: {
       await recordAlertDelivery(db, payload.messageKey, { status: 'skipped', error: SMS_OPTED_OUT });
       return { status: 'skipped', transport: transport.name };
     }
-    // Alert mail to an address that bounced or reported spam is not sent (account mail still is:
-    // a password reset must reach a mailbox that was fixed).
-    if (payload.channel === 'email' && payload.kind !== undefined && payload.kind.startsWith('alert') && (await suppressedEmails(db, [payload.to])).size > 0) {
+    // Alert and watchlist mail to an address that bounced or reported spam is not sent (account
+    // mail still is: a password reset must reach a mailbox that was fixed).
+    if (payload.channel === 'email' && payload.kind !== undefined && /^(alert|watch)/.test(payload.kind) && (await suppressedEmails(db, [payload.to])).size > 0) {
       await markMessageAttemptFailed(db, payload.messageKey, EMAIL_SUPPRESSED, true);
       await recordAlertDelivery(db, payload.messageKey, { status: 'skipped', error: EMAIL_SUPPRESSED });
       return { status: 'skipped', transport: transport.name };

@@ -96,6 +96,13 @@ const envSchema = z
     ALERT_DAILY_SMS_CAP: z.coerce.number().int().min(0).max(1000).default(3),
     /** UTC hour (0–23) at which daily alert digests are gathered and sent. */
     ALERT_DIGEST_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(7),
+    /** Watchlist messages per user per UTC day (e-mail, SMS); SMS beyond its cap go by e-mail, e-mail beyond its cap is not sent. */
+    WATCH_DAILY_EMAIL_CAP: z.coerce.number().int().min(0).max(10_000).default(60),
+    WATCH_DAILY_SMS_CAP: z.coerce.number().int().min(0).max(1000).default(20),
+    /** How often the scheduler asks for due watchlist reminders (node-cron, seconds field allowed). */
+    WATCH_REMIND_SCHEDULE: z.string().default('*/15 * * * * *'),
+    /** How often the crawler re-checks watched lots near their close (node-cron). */
+    WATCH_RECHECK_SCHEDULE: z.string().default('*/2 * * * *'),
     /** Match jobs (one changed listing each) each matcher process runs at once. */
     MATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
     /** Jobs each notifier process runs at once, per queue (`notify`: one message; `notify-batch`: a batch). */

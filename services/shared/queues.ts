@@ -48,7 +48,8 @@ const crawlPayload = z.object({
   lotIds: z.array(z.string().min(1).max(200)).max(200).optional(),
   runId: z.number().int().positive().optional(),
   /** Why the crawl was asked for; the scheduler's tick slot makes scheduled ids unique per tick. */
-  reason: z.enum(['scheduled', 'ending-soon', 'manual']).default('scheduled'),
+  /** `watched` (issue 31): only watched lots near their close, re-checked every few minutes. */
+  reason: z.enum(['scheduled', 'ending-soon', 'watched', 'manual']).default('scheduled'),
   slot: z.string().max(64).optional(),
   /** How many times the step was put back for a host's Retry-After (bounded, unlike politeness waits). */
   deferrals: z.number().int().min(0).max(1000).optional(),
@@ -133,6 +134,12 @@ const alertDigestPayload = z.object({
   slot: z.string().min(1).max(64),
 });
 
+/** Watchlist reminders and notices due now (issue 31): the scheduler's tick every ~15 s. */
+const watchDuePayload = z.object({
+  /** The tick's time to the second (`20261121140515`) or a manual tag: the job id, so replicas add each tick once. */
+  slot: z.string().min(1).max(64),
+});
+
 type QueueDefinition<S extends z.ZodType> = {
   name: string;
   payload: S;
@@ -190,6 +197,13 @@ export const QUEUES = {
     payload: alertDigestPayload,
     jobOptions: defaultJobOptions,
     jobId: (p) => `alert-digest-${p.day}-${digest(p.slot)}`,
+  }),
+  watchDue: defineQueue({
+    name: 'watch-due',
+    payload: watchDuePayload,
+    // A tick missed is covered by the next one (15 s later): no retries piling up behind it.
+    jobOptions: { ...defaultJobOptions, attempts: 2, backoff: { type: 'fixed', delay: 5000 }, removeOnComplete: { age: 3600, count: 1000 } },
+    jobId: (p) => `watch-due-${digest(p.slot)}`,
   }),
   model: defineQueue({
     name: 'model',

@@ -15,13 +15,14 @@ const samples: { [N in QueueName]: PayloadInput<N> } = {
   notify: { channel: 'email', messageKey: 'reset-1', to: 'buyer@example.com', subject: 'Hello', text: 'Body' },
   notifyBatch: { listingId: 42, messageKeys: ['alert:1', 'alert:2'] },
   alertDigest: { day: '2026-11-21', slot: 'manual-1' },
+  watchDue: { slot: '20261121140515' },
   model: { action: 'train', reason: 'manual', slot: 'manual-1' },
 };
 
 /** The sample with its id-determining field changed, so each test has its own job id. */
 function variant<N extends QueueName>(name: N, tag: string): PayloadInput<N> {
   const sample = samples[name] as Record<string, unknown>;
-  const key = { crawl: 'slot', score: 'version', scoreBatch: 'version', match: 'eventKey', notify: 'messageKey', notifyBatch: 'messageKeys', alertDigest: 'slot', model: 'slot' }[name];
+  const key = { crawl: 'slot', score: 'version', scoreBatch: 'version', match: 'eventKey', notify: 'messageKey', notifyBatch: 'messageKeys', alertDigest: 'slot', watchDue: 'slot', model: 'slot' }[name];
   return { ...sample, [key]: Array.isArray(sample[key]) ? [`${tag}`] : `${tag}` } as PayloadInput<N>;
 }
 

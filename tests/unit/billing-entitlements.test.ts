@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentSubscription, entitlementsFor, FREE_ALERT_LIMIT, isPremium, type SubscriptionSnapshot } from '../../services/billing/entitlements.js';
+import { currentSubscription, entitlementsFor, FREE_ALERT_LIMIT, FREE_WATCH_LIMIT, isPremium, type SubscriptionSnapshot } from '../../services/billing/entitlements.js';
 import { PURCHASABLE_PLANS, findPlan } from '../../services/billing/plans.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -17,14 +17,14 @@ const sub = (patch: Partial<SubscriptionSnapshot>): SubscriptionSnapshot => ({
 describe('entitlements', () => {
   it('gives the free plan without a subscription', () => {
     expect(entitlementsFor(null, NOW)).toEqual({
-      plan: 'free', isPremium: false, maxAlerts: FREE_ALERT_LIMIT, sms: false, advancedFilters: false, priceHistory: false, premiumUntil: null,
+      plan: 'free', isPremium: false, maxAlerts: FREE_ALERT_LIMIT, sms: false, advancedFilters: false, priceHistory: false, maxWatchedLots: FREE_WATCH_LIMIT, priceRiseNotices: false, premiumUntil: null,
     });
   });
 
   it('gives premium while active or trialing, with unlimited alerts, SMS, filters and charts', () => {
     for (const status of ['active', 'trialing', 'past_due']) {
       const e = entitlementsFor(sub({ status, trialEnd: status === 'trialing' ? days(14) : null }), NOW);
-      expect(e).toMatchObject({ plan: 'pro', isPremium: true, maxAlerts: null, sms: true, advancedFilters: true, priceHistory: true });
+      expect(e).toMatchObject({ plan: 'pro', isPremium: true, maxAlerts: null, sms: true, advancedFilters: true, priceHistory: true, maxWatchedLots: null, priceRiseNotices: true });
     }
     expect(entitlementsFor(sub({ status: 'trialing', trialEnd: days(14), currentPeriodEnd: days(14) }), NOW).premiumUntil).toEqual(days(14));
   });

@@ -16,6 +16,7 @@ const ResetPassword = lazy(() => import('./routes/reset-password.js'));
 const Dashboard = lazy(() => import('./routes/dashboard.js'));
 const Deal = lazy(() => import('./routes/deal.js'));
 const Alerts = lazy(() => import('./routes/alerts.js'));
+const Watchlist = lazy(() => import('./routes/watchlist.js'));
 const Account = lazy(() => import('./routes/account.js'));
 const NotFound = lazy(() => import('./routes/not-found.js'));
 // The signed-in shell (top navigation, avatar menu) is only loaded by signed-in screens.
@@ -57,6 +58,7 @@ export const routes: RouteObject[] = [
           { path: '/dashboard', element: <Dashboard /> },
           { path: '/deal/:id', element: <Deal /> },
           { path: '/alerts', element: <Alerts /> },
+          { path: '/watchlist', element: <Watchlist /> },
           { path: '/account', element: <Account /> },
         ],
       },

@@ -12,6 +12,7 @@ import { ThemeSwitch } from '../theme-switch.js';
 const NAV_ITEMS = [
   { to: '/dashboard', label: 'Dashboard' },
   { to: '/alerts', label: 'Alerts' },
+  { to: '/watchlist', label: 'Watchlist' },
   { to: '/account', label: 'Account' },
 ] as const;
 

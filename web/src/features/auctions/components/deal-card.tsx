@@ -9,6 +9,7 @@ import { formatEndDate } from '../../../lib/time-left.js';
 import type { AuctionCard } from '../api/types.js';
 import { AuctionEndBadge } from './auction-end-badge.js';
 import { DealScoreBadge } from './deal-score-badge.js';
+import { WatchButton } from '../../watchlist/components/watch-button.js';
 
 export function DealCard({ auction, from }: { auction: AuctionCard; from?: string }) {
   const [imageFailed, setImageFailed] = useState(false);
@@ -64,6 +65,7 @@ export function DealCard({ auction, from }: { auction: AuctionCard; from?: strin
               View Details
             </Link>
           </Button>
+          <WatchButton listingId={auction.id} title={auction.make_model} />
           {auction.original_url && (
             <Button asChild variant="secondary" size="icon">
               <a href={auction.original_url} target="_blank" rel="noopener noreferrer" title="Share: open the original listing" aria-label={`Share: open the original listing for ${auction.make_model} in a new tab`}>

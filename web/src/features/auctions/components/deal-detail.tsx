@@ -13,6 +13,7 @@ import { AuctionEndBadge } from './auction-end-badge.js';
 import { DealScoreBadge } from './deal-score-badge.js';
 import { ImageCarousel, usableImages } from './image-carousel.js';
 import { PriceHistoryCard } from './price-history-card.js';
+import { WatchButton } from '../../watchlist/components/watch-button.js';
 import { ValuationCard } from './valuation-card.js';
 
 /** The subtitle's three values: year, hours and condition, whichever are known. */
@@ -143,6 +144,7 @@ export function DealDetail({ id }: { id: string }) {
               </a>
             </Button>
           )}
+          <WatchButton listingId={data.id} title={data.make_model} size="lg" className="w-full sm:w-auto" />
         </div>
       </div>
       {data.description && (

@@ -1,0 +1,112 @@
+/**
+ * The watchlist in the system Chromium against the real built app, API, PostgreSQL, queues,
+ * matcher and notifier (issue 31): a signed-out visitor presses Watch on a deal page, signs in and
+ * comes back to it → watches a lot from a dashboard card → sees both on the Watchlist (open lots
+ * by time left) and changes a reminder → the scheduler's watch tick sends the reminder of the lot
+ * closing within the hour, read in the outbox → the lot closes and the Watchlist shows its final
+ * price beside our fair value.
+ */
+import { sql } from 'drizzle-orm';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMatcher } from '../../services/matcher/index.js';
+import { WATCH_SCHEDULES } from '../../services/matcher/watch-schedule.js';
+import { startNotifier } from '../../services/notifier/index.js';
+import { listMessages } from '../../services/shared/repositories/outbox-repository.js';
+import type { ServiceHandle } from '../../services/shared/service.js';
+import { insertListings, insertSource } from '../support/listing-fixtures.js';
+import { waitFor } from '../support/wait.js';
+import { launchChromium, screenshotPath, startWebStack, type WebStack } from '../support/web-stack.js';
+import { registerUser, STRONG_PASSWORD } from '../support/accounts.js';
+
+let stack: WebStack;
+let browser: Browser;
+let context: BrowserContext;
+let services: ServiceHandle[] = [];
+let lots: Array<{ id: number; slug: string; title: string; externalId: string }>;
+let source: { id: number; name: string };
+
+beforeAll(async () => {
+  stack = await startWebStack();
+  const db = stack.ctx.database.db;
+  source = await insertSource(db, 'watchsite', 'Watch Site');
+  const MIN = 60_000;
+  lots = await insertListings(db, source, [
+    // Closes in 40 minutes: with the default 1-hour reminder, due at once.
+    { title: 'Caterpillar 320F Excavator', make: 'Caterpillar', model: '320F', currentBid: 30_000, fairValue: 46_600, dealScore: 760, auctionEndAt: new Date(Date.now() + 40 * MIN) },
+    { title: 'Komatsu D61PX Dozer', make: 'Komatsu', model: 'D61PX', currentBid: 55_000, fairValue: 70_000, dealScore: 640, auctionEndAt: new Date(Date.now() + 3 * 24 * 60 * MIN) },
+  ]);
+  services = [await startMatcher(stack.ctx), await startNotifier(stack.ctx)];
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1366, height: 900 }, baseURL: stack.url });
+  await context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close().catch(() => {});
+  await browser?.close().catch(() => {});
+  for (const s of services.reverse()) await s.stop();
+  await stack?.close();
+});
+
+describe('watchlist journey', () => {
+  it('watch from a deal page (via sign in) and a card → the Watchlist → the reminder in the outbox → how it ended', async () => {
+    const db = stack.ctx.database.db;
+    const user = await registerUser(stack.app);
+    const page = await context.newPage();
+
+    // Signed out on a deal page: the product asks to sign in and comes back to the deal.
+    await page.goto(`/deal/${lots[1]!.slug}`);
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email').fill(user.user.email);
+    await page.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`**/deal/${lots[1]!.slug}`);
+    await page.getByRole('button', { name: 'Watch: Komatsu D61PX' }).click();
+    await page.getByRole('button', { name: 'Stop watching: Komatsu D61PX' }).waitFor();
+
+    // Watch from a dashboard card.
+    await page.goto('/dashboard');
+    const card = page.getByTestId('deal-card').filter({ hasText: 'Caterpillar 320F' });
+    await card.getByRole('button', { name: 'Watch: Caterpillar 320F' }).click();
+    await card.getByRole('button', { name: 'Stop watching: Caterpillar 320F' }).waitFor();
+
+    // The Watchlist: open lots by time left, each with its reminder.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Watchlist' }).click();
+    await page.getByRole('heading', { name: 'Watchlist' }).waitFor();
+    const open = page.getByTestId('watched-open');
+    await expect.poll(() => open.count()).toBe(2);
+    expect(await open.first().textContent()).toContain('Caterpillar 320F');
+    const dozerReminder = page.getByLabel('Remind me').nth(1);
+    expect(await dozerReminder.inputValue()).toBe('60');
+    await dozerReminder.selectOption('1440');
+    await page.getByText('Reminder updated').first().waitFor();
+    await page.screenshot({ path: screenshotPath('watchlist-open'), fullPage: true });
+    const [dozer] = (await db.execute(sql`SELECT remind_before_minutes FROM watched_lots WHERE listing_id = ${lots[1]!.id}`)) as unknown as Array<{ remind_before_minutes: number }>;
+    expect(dozer!.remind_before_minutes).toBe(1440);
+
+    // The scheduler's tick: the excavator closes within the hour, so its reminder goes out.
+    await WATCH_SCHEDULES[0]!.tick(stack.ctx, 'e2e');
+    const reminder = await waitFor(async () => {
+      const found = (await listMessages(db, { to: user.user.email })).filter((m) => m.kind === 'watch_reminder');
+      return found.length === 1 && found[0]!.status === 'sent' ? found[0] : undefined;
+    }, 30_000, 'the reminder e-mail to be sent');
+    expect(reminder!.subject).toMatch(/^Closes in (39|40) minutes: Caterpillar 320F Excavator — now \$30,000$/);
+
+    // It sells for $41,000: the Watchlist puts the final price beside our fair value.
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`UPDATE listings SET status = 'sold', current_bid = 41000, price = 41000, price_usd = 41000 WHERE id = ${lots[0]!.id}`);
+      await tx.execute(sql`INSERT INTO sold_results (origin, external_id, listing_id, title, category_id, sold_at, price) VALUES ('crawl:watchsite', ${lots[0]!.externalId}, ${lots[0]!.id}, ${lots[0]!.title}, 11, now(), 41000)`);
+    });
+    await page.reload();
+    const closed = page.getByTestId('watched-closed');
+    await closed.waitFor();
+    expect(await closed.textContent()).toContain('Sold for $41,000 — 12% under our fair value of $46,600');
+    await page.screenshot({ path: screenshotPath('watchlist-closed'), fullPage: true });
+    await WATCH_SCHEDULES[0]!.tick(stack.ctx, 'e2e-2');
+    await waitFor(async () => {
+      const found = (await listMessages(db, { to: user.user.email })).filter((m) => m.kind === 'watch_closed' && m.status === 'sent');
+      return found.length === 1 ? found : undefined;
+    }, 30_000, 'the closing e-mail to be sent');
+  }, 120_000);
+});
