@@ -26,7 +26,10 @@
  * Start: with a snapshot file (listing-index-snapshot-file.ts), a process first restores the
  * index from it (linear work: seconds at a million listings instead of tens) and catches it up
  * from the change log like any sync — provided the file comes from this database and is recent
- * enough for the log to still hold every change since (half the log's retention). Each process
+ * enough for the log to still hold every change since (half the log's retention). Only the
+ * caught-up index is installed: until then the process is `loading` (health 503) and requests
+ * wait, as for a load from PostgreSQL, since the file may be minutes older than what was
+ * committed before the process started. Each process
  * rewrites the file after a load and then every `snapshotEveryMs` while it has changed, so a
  * restart, a deploy or a new replica on the same volume finds a recent one.
  */
@@ -208,24 +211,16 @@ export class ListingIndexSync {
   }
 
   private async runSync(): Promise<void> {
-    const { db } = this.opts;
     // A background reload finished: it takes over here, then syncs from its own snapshot.
     if (this.loadedAside) this.takeLoadedAside();
     const fellBehind = this.index !== null && this.now() - this.lastSyncAt > this.retentionMs / 2;
-    if (!this.index && !this.snapshot && this.opts.snapshotPath) await this.restore(this.opts.snapshotPath);
+    // Restored and caught up: installed, this sync's work is done (as after a reload).
+    if (!this.index && !this.snapshot && this.opts.snapshotPath && (await this.restore(this.opts.snapshotPath))) return;
     if (!this.index || !this.snapshot || fellBehind) return this.reload(fellBehind ? 'no sync for too long' : 'first load');
     const startedAt = this.now();
-    const changes = await listingChangesSince(db, this.snapshot, this.maxChanges);
-    if (changes.ids === null) return this.reload('many changes or a truncate');
-    if (changes.ids.length > 0) {
-      for (const listener of this.listeners) listener(changes.ids);
-      const listed = await findListedForIndex(db, changes.ids);
-      const stillListed = new Set(listed.map((l) => l.id));
-      for (const id of changes.ids) if (!stillListed.has(id)) this.index.remove(id);
-      this.index.upsertMany(listed);
-      this.applied++;
-      if (this.index.needsMerge) this.mergeInBackground(this.index);
-    }
+    const changes = await this.catchUp(this.index, this.snapshot, true);
+    if (!changes) return this.reload('many changes or a truncate');
+    if (changes.applied > 0) this.applied++;
     this.snapshot = changes.snapshot;
     this.lastSyncAt = startedAt;
     // Worn but still exact: rebuilt beside the live index, which keeps answering and syncing.
@@ -237,7 +232,7 @@ export class ListingIndexSync {
     if (startedAt - this.lastPruneAt >= (this.opts.pruneEveryMs ?? 60_000)) {
       // Rows of transactions that had ended by the previous prune (a minute ago, so every reader
       // syncing since has seen them), and old: the xmin seen now bounds the next prune.
-      if (this.pruneBefore) await pruneListingChanges(db, this.retentionMs / 1000, this.pruneBefore);
+      if (this.pruneBefore) await pruneListingChanges(this.opts.db, this.retentionMs / 1000, this.pruneBefore);
       this.lastPruneAt = startedAt;
       this.pruneBefore = changes.snapshot.xmin;
     }
@@ -245,14 +240,39 @@ export class ListingIndexSync {
   }
 
   /**
-   * Installs the snapshot file's index when it can be caught up from the change log; the sync
-   * that called this then catches it up. Anything else (no file, another database, too old, a
-   * damaged file) is logged and left to the load from PostgreSQL.
+   * Applies to `index` the listing changes committed since `snapshot`: the snapshot now reached,
+   * or null when they cannot be applied one by one (a truncate, more than `maxChangesPerSync`).
+   * `live`: the index requests answer from, so the listeners (card cache) hear of the ids first.
    */
-  private async restore(file: string): Promise<void> {
+  private async catchUp(index: ListingIndex, snapshot: Snapshot, live: boolean): Promise<{ snapshot: Snapshot; applied: number } | null> {
+    const { db } = this.opts;
+    const changes = await listingChangesSince(db, snapshot, this.maxChanges);
+    if (changes.ids === null) return null;
+    if (changes.ids.length > 0) {
+      if (live) for (const listener of this.listeners) listener(changes.ids);
+      const listed = await findListedForIndex(db, changes.ids);
+      const stillListed = new Set(listed.map((l) => l.id));
+      for (const id of changes.ids) if (!stillListed.has(id)) index.remove(id);
+      index.upsertMany(listed);
+      if (index.needsMerge) this.mergeInBackground(index);
+    }
+    return { snapshot: changes.snapshot, applied: changes.ids.length };
+  }
+
+  /**
+   * Restores the snapshot file's index, catches it up from the change log and only then installs
+   * it (true): until then the process reports `loading` and requests wait, so a restart never
+   * answers — nor reports ready — from a file older than what was committed before it started
+   * (the file may be minutes old). Anything else (no file, another database, too old, a damaged
+   * file, too many changes since) is logged and left to the load from PostgreSQL (false).
+   */
+  private async restore(file: string): Promise<boolean> {
     const started = this.now();
     const read = await readIndexSnapshot(file);
-    const skip = (why: string) => this.opts.logger?.info({ file, why }, 'listing index: snapshot not used, loading from PostgreSQL');
+    const skip = (why: string) => {
+      this.opts.logger?.info({ file, why }, 'listing index: snapshot not used, loading from PostgreSQL');
+      return false;
+    };
     if ('missing' in read) return skip(read.missing);
     const { columns, meta } = read;
     if (meta.database !== (await this.databaseId())) return skip('taken from another database');
@@ -265,10 +285,15 @@ export class ListingIndexSync {
     } catch (err) {
       return skip((err as Error).message);
     }
-    this.install({ index, snapshot, started: meta.syncedAt }, 'snapshot', 'snapshot', this.now() - started);
-    // The file holds this content: rewritten once it changes (or ages).
-    this.written = { key: `${this.generation}:${this.applied}`, syncedAt: meta.syncedAt };
+    index.backgroundMerge = true;
+    const caughtUpFrom = this.now();
+    const caughtUp = await this.catchUp(index, snapshot, false);
+    if (!caughtUp) return skip('more changes since than a sync applies (or a truncate)');
+    this.install({ index, snapshot: caughtUp.snapshot, started: caughtUpFrom }, 'snapshot', 'snapshot', this.now() - started);
+    // The file holds this content unless the catch-up changed it: rewritten once it changes (or ages).
+    if (caughtUp.applied === 0) this.written = { key: `${this.generation}:${this.applied}`, syncedAt: meta.syncedAt };
     this.lastWriteAt = this.now();
+    return true;
   }
 
   private databaseId(): Promise<string> {

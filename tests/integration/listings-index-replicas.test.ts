@@ -91,6 +91,7 @@ describe('listing index: start from a snapshot, replicas agree', () => {
       // Each process past every write so far (requests alone would get there within ~0.5 s).
       const bothSynced = () => Promise.all([listingIndexOf(ctx)!.fresh(), listingIndexOf(replica)!.fresh()]);
       expect(listingIndexStatus(replica)).toMatchObject({ state: 'ready', source: 'snapshot' });
+      // Ready means caught up: its very first answer has what was committed before it started.
       const byPrice = (await second.inject({ method: 'GET', url: '/api/auctions/list/?sort_by=price_high' })).json();
       expect(byPrice.data.items[0]).toMatchObject({ id: top!.id });
       await bothSynced();
@@ -118,6 +119,62 @@ describe('listing index: start from a snapshot, replicas agree', () => {
       await second?.close();
       await first.close();
       await replica.closeDatabase();
+    }
+  }, 60_000);
+
+  it('a restart reports ready only once its snapshot has caught up: while the catch-up is held it is `starting` and lists wait, then its first answer has what was committed before it started', async () => {
+    const before = await buildApp(ctx, { webDist: '/nonexistent' });
+    try {
+      await before.ready();
+      await ready(before);
+      await waitFor(() => (existsSync(file) ? true : undefined), 10_000, 'snapshot written');
+    } finally {
+      await before.close();
+    }
+    // Committed after the file's content, before the restart: a new top price.
+    const [{ id: top } = { id: -1 }] = await other<Array<{ id: number }>>`
+      SELECT id FROM listings WHERE status = 'open' AND auction_end_at > now() + interval '1 day' ORDER BY id DESC LIMIT 1`;
+    await other`UPDATE listings SET price_usd = (SELECT max(price_usd) + 1000 FROM listings), price = (SELECT max(price_usd) + 1000 FROM listings) WHERE id = ${top}`;
+
+    // The catch-up's read of the change log is held by a lock (as a slow one on a loaded machine).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const lock = other.begin(async (tx) => {
+      await tx`LOCK TABLE listing_changes IN ACCESS EXCLUSIVE MODE`;
+      locked();
+      await held;
+    });
+    await isLocked;
+    let app: ApiApp | undefined;
+    try {
+      app = await buildApp(ctx, { webDist: '/nonexistent' });
+      await app.ready();
+      // The restart has read the file and now waits on the change log.
+      await waitFor(async () => {
+        const [{ n } = { n: 0 }] = await other<Array<{ n: number }>>`
+          SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%listing_changes%'`;
+        return n > 0 ? true : undefined;
+      }, 20_000, 'the catch-up waiting on the change log');
+      const health = await app.inject({ method: 'GET', url: '/api/health/' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({ status: 'starting', listing_index: 'loading' });
+      expect(listingIndexStatus(ctx)).toMatchObject({ state: 'loading' });
+      const list = app.inject({ method: 'GET', url: '/api/auctions/list/?sort_by=price_high' });
+
+      release();
+      await lock;
+      const res = await list;
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.items[0]).toMatchObject({ id: top });
+      await ready(app);
+      expect(listingIndexStatus(ctx)).toMatchObject({ state: 'ready', source: 'snapshot' });
+    } finally {
+      release();
+      await lock.catch(() => {});
+      await app?.close();
     }
   }, 60_000);
 
