@@ -3,8 +3,10 @@
  * transport): the reminder goes out at its due time (the dispatcher is handed the clock), then
  * the price-rise notice, then how the lot ended with its final price beside our fair value; an
  * end time that moves moves the reminder; nothing is sent twice when a dispatch dies before or
- * after its commit and runs again; the scheduler's tick reaches the matcher's worker.
+ * after its commit and runs again, or when a dispatcher process is killed (SIGKILL) inside its
+ * transaction and another one runs; the scheduler's tick reaches the matcher's worker.
  */
+import { spawn } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../../services/api/app.js';
@@ -179,6 +181,59 @@ describe('watchlist reminders and notices', () => {
     expect(await dispatchDueWatches(ctx, new Date(at.getTime() + 30_000))).toMatchObject({ queued: 0 });
     await new Promise((r) => setTimeout(r, 300));
     expect(await mail(user.user.email)).toHaveLength(1);
+  });
+
+  it('sends nothing twice when a dispatcher process is killed (SIGKILL) mid-dispatch and another runs', async () => {
+    const user = await registerUser(app);
+    const end = new Date(Date.now() + 2 * HOUR);
+    const [lot] = await insertListings(ctx.database.db, source, [{ title: 'Volvo EC220E Excavator', currentBid: 60_000, auctionEndAt: end }]);
+    await watch(user, { listing_id: lot!.id });
+    const runChild = () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/watch-dispatch-child.ts'], {
+        env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: ctx.database.url, REDIS_URL: '', WATCH_NOW: new Date(end.getTime() - 59 * MIN).toISOString() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      return { child, exited, output: () => out };
+    };
+    const childBackends = async (where: ReturnType<typeof sql>) =>
+      (await ctx.database.db.execute(sql`SELECT pid FROM pg_stat_activity WHERE application_name = 'watch-child' AND ${where}`)) as unknown as Array<{ pid: number }>;
+
+    // Hold the daily-cap table: the child claims the due row and stops, inside its transaction, waiting for it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`LOCK TABLE watch_notice_days IN ACCESS EXCLUSIVE MODE`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const first = runChild();
+    const [blocked] = await waitFor(async () => {
+      const found = await childBackends(sql`wait_event_type = 'Lock'`);
+      return found.length > 0 ? found : undefined;
+    }, 30_000, 'the child dispatcher to wait inside its transaction');
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+    release();
+    await holder;
+    // The dead process's backend rolls back; its claim on the row goes with it.
+    await waitFor(async () => ((await childBackends(sql`pid = ${blocked!.pid}`)).length === 0 ? true : undefined), 30_000, 'the killed dispatcher’s backend to end');
+    expect(await mail(user.user.email)).toEqual([]);
+
+    // Restarted: the reminder goes out once; a third run finds nothing more to send.
+    const second = runChild();
+    expect(await second.exited).toBe(0);
+    expect(JSON.parse(second.output())).toMatchObject({ queued: 1 });
+    const third = runChild();
+    expect(await third.exited).toBe(0);
+    expect(JSON.parse(third.output())).toMatchObject({ queued: 0 });
+    const [sent] = await sentMail(user.user.email, 1);
+    expect(sent!.subject).toMatch(/Volvo EC220E Excavator/);
   });
 
   it('honours suppressed addresses and the daily cap, and records why nothing was sent', async () => {
