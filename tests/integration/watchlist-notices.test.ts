@@ -258,6 +258,33 @@ describe('watchlist reminders and notices', () => {
     expect(await mail(capped.user.email)).toEqual([]);
   });
 
+  it('texts premium buyers who chose SMS; a phone that replied STOP gets e-mail instead', async () => {
+    const user = await registerUser(app, { phone: '(512) 555-0142' });
+    await makePremium(app, stripe, user.access_token);
+    const end = new Date(Date.now() + 2 * HOUR);
+    const [a, b] = await insertListings(ctx.database.db, source, [
+      { title: 'Hitachi ZX210 Excavator', currentBid: 50_000, auctionEndAt: end },
+      { title: 'Hitachi ZX350 Excavator', currentBid: 90_000, auctionEndAt: new Date(end.getTime() + 10 * MIN) },
+    ]);
+    await watch(user, { listing_id: a!.id, delivery_method: 'sms' });
+    await watch(user, { listing_id: b!.id, delivery_method: 'sms' });
+    expect(await dispatchDueWatches(ctx, new Date(end.getTime() - 59 * MIN))).toMatchObject({ queued: 1 });
+    const sms = await waitFor(async () => {
+      const [m] = await listMessages(ctx.database.db, { to: '+15125550142' });
+      return m?.status === 'sent' ? m : undefined;
+    }, 20_000, 'the SMS reminder');
+    expect(sms).toMatchObject({ channel: 'sms', kind: 'watch_reminder' });
+    expect(sms.textBody).toMatch(/^Closes in 59 minutes: \$50,000 Hitachi ZX210 Excavator http:\/\/localhost:8080\/d\//);
+    expect(sms.textBody.length).toBeLessThanOrEqual(159);
+
+    await ctx.database.db.execute(sql`INSERT INTO sms_opt_outs (phone, keyword) VALUES ('+15125550142', 'STOP')`);
+    expect(await dispatchDueWatches(ctx, new Date(end.getTime() - 49 * MIN))).toMatchObject({ queued: 1 });
+    const [email] = await sentMail(user.user.email, 1);
+    expect(email).toMatchObject({ channel: 'email', kind: 'watch_reminder' });
+    expect(email!.subject).toMatch(/Hitachi ZX350/);
+    expect(await listMessages(ctx.database.db, { to: '+15125550142' })).toHaveLength(1);
+  });
+
   it('runs from the scheduler’s tick through the matcher’s watch-due worker', async () => {
     const matcher = await startMatcher(ctx);
     try {
