@@ -4,10 +4,12 @@
  * comes back to it → watches a lot from a dashboard card → sees both on the Watchlist (open lots
  * by time left) and changes a reminder → the scheduler's watch tick sends the reminder of the lot
  * closing within the hour, read in the outbox → the lot closes and the Watchlist shows its final
- * price beside our fair value.
+ * price beside our fair value. The Watchlist is shot and axe-scanned in both themes.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMatcher } from '../../services/matcher/index.js';
 import { WATCH_SCHEDULES } from '../../services/matcher/watch-schedule.js';
@@ -18,6 +20,27 @@ import { insertListings, insertSource } from '../support/listing-fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { launchChromium, screenshotPath, startWebStack, type WebStack } from '../support/web-stack.js';
 import { registerUser, STRONG_PASSWORD } from '../support/accounts.js';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's default rules on the current screen, light and dark: no serious or critical violation. */
+async function accessible(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction((dark) => document.documentElement.classList.contains('dark') === dark, scheme === 'dark');
+    await page.waitForFunction(() => document.querySelectorAll('[data-sonner-toast]').length === 0, null, { timeout: 15_000 });
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: screenshotPath(`watchlist-${name}-${scheme}`), fullPage: true });
+    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+    const violations = (await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string }> }> } }).axe;
+      return (await axe.run(document, {})).violations;
+    })) as Array<{ id: string; impact: string | null; help: string }>;
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`), `${name} (${scheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 let stack: WebStack;
 let browser: Browser;
@@ -81,7 +104,7 @@ describe('watchlist journey', () => {
     expect(await dozerReminder.inputValue()).toBe('60');
     await dozerReminder.selectOption('1440');
     await page.getByText('Reminder updated').first().waitFor();
-    await page.screenshot({ path: screenshotPath('watchlist-open'), fullPage: true });
+    await accessible(page, 'open');
     const [dozer] = (await db.execute(sql`SELECT remind_before_minutes FROM watched_lots WHERE listing_id = ${lots[1]!.id}`)) as unknown as Array<{ remind_before_minutes: number }>;
     expect(dozer!.remind_before_minutes).toBe(1440);
 
@@ -102,7 +125,7 @@ describe('watchlist journey', () => {
     const closed = page.getByTestId('watched-closed');
     await closed.waitFor();
     expect(await closed.textContent()).toContain('Sold for $41,000 — 12% under our fair value of $46,600');
-    await page.screenshot({ path: screenshotPath('watchlist-closed'), fullPage: true });
+    await accessible(page, 'closed');
     await WATCH_SCHEDULES[0]!.tick(stack.ctx, 'e2e-2');
     await waitFor(async () => {
       const found = (await listMessages(db, { to: user.user.email })).filter((m) => m.kind === 'watch_closed' && m.status === 'sent');
