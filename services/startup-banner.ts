@@ -4,7 +4,9 @@
  * see the product work at once (`npm run demo`).
  */
 import type { AppContext } from './shared/context.js';
+import { importBannerLine } from './scorer/sales-import-state.js';
 import { crawlState, enabledSourceNames, sourcesNeverCrawled } from './shared/repositories/operations-repository.js';
+import { listSalesImports } from './shared/repositories/sales-imports-repository.js';
 
 export type BannerFacts = {
   appUrl: string;
@@ -14,6 +16,8 @@ export type BannerFacts = {
   schedule: string;
   hasListings: boolean;
   crawlerRunning: boolean;
+  /** While a sales import is unfinished: that it is resumed, or under way (sales-import-state.ts). */
+  salesImport?: string;
 };
 
 export function formatBanner(facts: BannerFacts): string {
@@ -34,13 +38,20 @@ export function formatBanner(facts: BannerFacts): string {
       '  To see the whole product at work offline right now: stop (Ctrl-C) and run `npm run demo`.',
     );
   }
+  if (facts.salesImport) lines.push(facts.salesImport);
   lines.push('  Stop with Ctrl-C.', '', '');
   return lines.join('\n');
 }
 
 export async function bannerFacts(ctx: AppContext): Promise<BannerFacts> {
   const sql = ctx.database.sql;
-  const [state, enabled, never] = await Promise.all([crawlState(sql), enabledSourceNames(sql), sourcesNeverCrawled(sql, { finished: true })]);
+  const [state, enabled, never, imports] = await Promise.all([
+    crawlState(sql),
+    enabledSourceNames(sql),
+    sourcesNeverCrawled(sql, { finished: true }),
+    listSalesImports(ctx.database.db),
+  ]);
+  const salesImport = importBannerLine(imports, ctx.config.SERVICES.includes('scorer'));
   return {
     appUrl: ctx.config.APP_URL,
     enabledSources: enabled,
@@ -48,5 +59,6 @@ export async function bannerFacts(ctx: AppContext): Promise<BannerFacts> {
     schedule: ctx.config.CRAWL_SCHEDULE,
     hasListings: state.listings > 0,
     crawlerRunning: ctx.config.SERVICES.includes('crawler'),
+    ...(salesImport ? { salesImport } : {}),
   };
 }

@@ -1,10 +1,10 @@
 /**
  * `npm run import-sales -- --format fastiron|westauction <file.csv[.gz]> [--prices <solution.csv>]`:
  * sales history for the valuation model. Re-importing the same file updates rows instead of
- * duplicating.
+ * duplicating; an import stopped part-way (Ctrl-C, a crash) goes on where it stopped when run
+ * again, or at the scorer's next start. `npm run cli -- sales` shows the state.
  */
-import { importFastIronSales, importWestAuctionSales } from '../../services/scorer/import-sales.js';
-import { readSalePrices } from '../../services/shared/datasets/fastiron.js';
+import { importSalesTracked, type ImportSummary, type WestImportSummary } from '../../services/scorer/import-sales.js';
 import { parseArgs, type CliCommand } from './command.js';
 
 const USAGE = 'import-sales --format fastiron|westauction <file.csv|file.csv.gz> [--prices <SalesID,SalePrice csv>] (--prices: fastiron only)';
@@ -22,19 +22,38 @@ export const importSalesCommand: CliCommand = {
       process.stderr.write(`Usage: npm run ${USAGE}\n`);
       return 2;
     }
+    // Ctrl-C or SIGTERM stops between two batches: what is in stays in, recorded, and the same
+    // command (or the scorer's next start) goes on from there.
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     try {
+      const result = await importSalesTracked(
+        ctx.database,
+        { format: flags.format, file, ...(flags.format === 'fastiron' && typeof flags.prices === 'string' ? { pricesFile: flags.prices } : {}), trigger: 'cli' },
+        { progress: progress(file), signal: stop.signal },
+      );
+      if (result.outcome === 'busy') {
+        process.stderr.write(`${file} is being imported by another process right now (see \`npm run cli -- sales\`).\n`);
+        return 1;
+      }
+      if (result.outcome === 'cancelled') {
+        process.stderr.write(`${file}: stopped after ${result.rowsDone} rows; they are in. Run the same command again (or start the scorer) to go on from there.\n`);
+        return 130;
+      }
+      const from = result.resumedFrom > 0 ? ` (resumed after row ${result.resumedFrom})` : '';
       if (flags.format === 'westauction') {
-        const summary = await importWestAuctionSales(ctx.database.db, file, progress(file));
+        const summary = result.summary as WestImportSummary;
         process.stdout.write(
-          `${file}: ${summary.rows} rows read, ${summary.written} machine sales imported or updated; skipped ${summary.skipped['not-a-machine']} not machines ` +
+          `${file}: ${summary.rows} rows read${from}, ${summary.written} machine sales imported or updated; skipped ${summary.skipped['not-a-machine']} not machines ` +
             `(attachments, parts, merchandise), ${summary.skipped['no-price']} without a hammer price, ${summary.skipped['not-closed']} not closed, ${summary.skipped['no-id']} without a lot id\n`,
         );
         return 0;
       }
-      const prices = typeof flags.prices === 'string' ? await readSalePrices(flags.prices) : undefined;
-      const summary = await importFastIronSales(ctx.database.db, file, prices, progress(file));
+      const summary = result.summary as ImportSummary;
       process.stdout.write(
-        `${file}: ${summary.rows} rows read, ${summary.written} sales imported or updated; skipped ${summary.skipped['no-price']} without a price, ` +
+        `${file}: ${summary.rows} rows read${from}, ${summary.written} sales imported or updated; skipped ${summary.skipped['no-price']} without a price, ` +
           `${summary.skipped['unmapped-type']} of an unmapped product group, ${summary.skipped['no-id-or-date']} without an id or sale date\n`,
       );
       return 0;
@@ -44,6 +63,9 @@ export const importSalesCommand: CliCommand = {
         return 2;
       }
       throw err;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     }
   },
 };

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { NonRetryableError } from '../shared/errors.js';
 import type { Db } from '../shared/database/db.js';
 import { insertModelVersion, type ModelVersionInfo } from '../shared/repositories/model-versions-repository.js';
+import { listUnfinishedSalesImports } from '../shared/repositories/sales-imports-repository.js';
 import { countSoldResultsByOrigin, listTrainingSales } from '../shared/repositories/sold-results-repository.js';
 import { VALUATION_GBDT_PARAMS, type SerializedFairValueModel, type TrainOptions } from '../valuation/fair-value-model.js';
 import type { TrainingSale } from '../valuation/features.js';
@@ -55,7 +56,25 @@ export function trainInThread(
   });
 }
 
-export async function trainAndStoreModel(db: Db, options: TrainOptions = {}, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<ModelVersionInfo> {
+/** A training asked for while a sales import is unfinished: it would learn from half a history. */
+export class SalesImportUnfinishedError extends NonRetryableError {
+  override name = 'SalesImportUnfinishedError';
+}
+
+export async function trainAndStoreModel(
+  db: Db,
+  options: TrainOptions = {},
+  signal?: AbortSignal,
+  onProgress?: (message: string) => void,
+  trainJob?: string,
+): Promise<ModelVersionInfo> {
+  const unfinished = await listUnfinishedSalesImports(db);
+  if (unfinished.length > 0) {
+    throw new SalesImportUnfinishedError(
+      `a sales import is not complete (${unfinished.map((r) => `${r.file}: ${r.status}, ${r.rowsDone} rows in`).join('; ')}); ` +
+        'the model trains once it is (it resumes when the scorer starts; see `npm run cli -- sales`)',
+    );
+  }
   const rows = await listTrainingSales(db);
   if (rows.length < MIN_TRAINING_SALES) {
     throw new NonRetryableError(`only ${rows.length} sales in history; import some first (npm run import-sales -- --format fastiron <file>)`);
@@ -78,5 +97,6 @@ export async function trainAndStoreModel(db: Db, options: TrainOptions = {}, sig
       ...(model.priceIndex ? { priceIndex: model.priceIndex.points.map((p) => `${p.at.slice(0, 10)} ${p.log}`).join(', ') } : {}),
     },
     params: { ...VALUATION_GBDT_PARAMS, ...options.params, coverage: model.coverage },
+    trainJob,
   });
 }

@@ -134,6 +134,13 @@ const envSchema = z
     /** When open auctions priced under fair value are rescored as their time left shrinks. */
     SCORE_TIME_LEFT_SCHEDULE: z.string().default('*/15 * * * *'),
     VALUATION_BOOTSTRAP: bool.optional(),
+    /**
+     * Fault drills and tests only: every worker's job lock and stalled-job check, in ms. A worker
+     * killed with jobs in hand leaves them "active" until their lock lapses; then any worker's
+     * stalled check puts them back. Unset, each queue keeps its own (30 s, longer for long jobs).
+     */
+    QUEUE_LOCK_MS: z.coerce.number().int().min(500).max(3_600_000).optional(),
+    QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).optional(),
     CRAWL_ALLOW_ONLY_LOOPBACK: bool.optional(),
     CRAWL_USER_AGENT_CONTACT: z.string().default('https://github.com/deal-radar/deal-radar'),
     GSA_API_KEY: z.string().default('DEMO_KEY'),

@@ -45,6 +45,7 @@ export async function createContext(
     const queues = new QueueRuntime(
       config.REDIS_URL ? { kind: 'redis', url: config.REDIS_URL } : { kind: 'postgres', url },
       logger,
+      { lockDuration: config.QUEUE_LOCK_MS, stalledInterval: config.QUEUE_STALLED_INTERVAL_MS },
     );
     return { config, logger, database, queues, embedded };
   } catch (err) {

@@ -239,7 +239,7 @@ export class QueueRuntime {
   constructor(
     readonly backend: QueueBackendConfig,
     private readonly logger: Logger,
-    private readonly opts: { prefix?: string; poolMax?: number } = {},
+    private readonly opts: { prefix?: string; poolMax?: number; /** Overrides every worker's (fault drills, tests). */ lockDuration?: number; stalledInterval?: number } = {},
   ) {}
 
   private connectionOptions(forWorker: boolean): Record<string, unknown> {
@@ -261,6 +261,13 @@ export class QueueRuntime {
     // Producers fail fast when Redis is down instead of queueing commands forever.
     this.producerRedis ??= new Redis(this.backend.url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
     return { connection: this.producerRedis, ...this.prefixOption() };
+  }
+
+  private stallOverrides(): WorkerSettings {
+    return {
+      ...(this.opts.lockDuration ? { lockDuration: this.opts.lockDuration } : {}),
+      ...(this.opts.stalledInterval ? { stalledInterval: this.opts.stalledInterval } : {}),
+    };
   }
 
   private prefixOption(): { prefix?: string } {
@@ -329,7 +336,7 @@ export class QueueRuntime {
     const worker = this.construct(
       (opts, factory) =>
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
-        new (Worker as any)(def.name, processor, { ...opts, concurrency: 1, ...settings }, factory) as Worker,
+        new (Worker as any)(def.name, processor, { ...opts, concurrency: 1, ...settings, ...this.stallOverrides() }, factory) as Worker,
       true,
     );
     worker.on('failed', (job, err) =>

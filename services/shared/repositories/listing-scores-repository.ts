@@ -159,3 +159,31 @@ export async function listAuctionIdsDueForTimeRescore(db: DbOrTx, now: Date, aft
   `)) as unknown as Array<{ id: number }>;
   return rows.map((r) => r.id);
 }
+
+/**
+ * Ids of the listings worth scoring that the model `version` has not scored (never scored, or
+ * by an older model): what a rescore cut off part-way left to do, a page at a time in id order.
+ */
+export async function listListingIdsNotOnVersion(db: DbOrTx, version: number, afterId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(
+      and(
+        sql`${listings.id} > ${afterId}`,
+        inArray(listings.status, ['open', 'closed', 'sold']),
+        sql`${listings.modelVersion} IS DISTINCT FROM ${version}`,
+      ),
+    )
+    .orderBy(listings.id)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Listings worth scoring, by the model version that scored them (`none`: not yet scored). */
+export async function countListingsByModelVersion(db: DbOrTx): Promise<Record<string, number>> {
+  const rows = (await db.execute(sql`
+    SELECT coalesce(model_version::text, 'none') AS version, count(*)::int AS n FROM listings
+    WHERE status IN ('open', 'closed', 'sold') GROUP BY 1`)) as unknown as Array<{ version: string; n: number }>;
+  return Object.fromEntries(rows.map((r) => [r.version, Number(r.n)]));
+}

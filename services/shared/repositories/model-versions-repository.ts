@@ -33,6 +33,8 @@ export async function insertModelVersion(
     trainingSeconds: number;
     metrics: Record<string, number | string>;
     params: Record<string, unknown>;
+    /** The training job that produced it (see findModelVersionByTrainJob). */
+    trainJob?: string;
   },
 ): Promise<ModelVersionInfo> {
   const json = Buffer.from(JSON.stringify(input.model));
@@ -46,6 +48,7 @@ export async function insertModelVersion(
       params: input.params,
       modelGzip: gzipSync(json),
       modelBytes: json.length,
+      trainJob: input.trainJob ?? null,
     })
     .returning(INFO_COLUMNS);
   return row!;
@@ -70,4 +73,10 @@ export async function loadModelJson(db: DbOrTx, version: number): Promise<unknow
 export async function countModelVersions(db: DbOrTx): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(modelVersions);
   return Number(row?.n ?? 0);
+}
+
+/** The model a training job already stored (it died before finishing the job), or null. */
+export async function findModelVersionByTrainJob(db: DbOrTx, trainJob: string): Promise<ModelVersionInfo | null> {
+  const [row] = await db.select(INFO_COLUMNS).from(modelVersions).where(eq(modelVersions.trainJob, trainJob));
+  return row ?? null;
 }

@@ -1,0 +1,50 @@
+/**
+ * Named points where a test can have this process die, to prove that work cut off there is
+ * finished or rolled back after a restart (tests/e2e/fault-suite.test.ts). Compiled in and inert:
+ * nothing happens unless FAULT_POINT names the point.
+ *
+ *   FAULT_POINT=<name>[:<n>]   at the n-th time (default 1st) the process reaches <name>…
+ *   FAULT_SIGNAL=SIGKILL       …it sends itself this signal (SIGKILL by default; SIGINT or
+ *                              SIGTERM ask for the orderly stop instead).
+ *
+ * Read from the environment once, here, rather than through the config schema: it is a test
+ * instrument every layer may call (importers, workers, repositories), not a setting.
+ */
+const spec = parse(process.env.FAULT_POINT);
+const signal = (process.env.FAULT_SIGNAL ?? 'SIGKILL') as NodeJS.Signals;
+const hits = new Map<string, number>();
+let fired = false;
+
+function parse(value: string | undefined): { name: string; at: number } | null {
+  if (!value) return null;
+  const [name, at] = value.split(':');
+  return { name: name!, at: at ? Number(at) : 1 };
+}
+
+/** Every point the code defines, for the suite's table and the soak's random choice. */
+export const FAULT_POINTS = [
+  'sales-import-batch',
+  'model-stored',
+  'rescore-enqueued',
+  'score-batch-written',
+  'crawl-listing-stored',
+  'match-recorded',
+  'notify-claimed',
+  'notify-sent',
+  'digest-recorded',
+] as const;
+export type FaultPointName = (typeof FAULT_POINTS)[number];
+
+/**
+ * Marks a point. `count` is the caller's own ordinal (e.g. the batch number) when it has one;
+ * otherwise the hits of this process are counted.
+ */
+export function faultPoint(name: FaultPointName, count?: number): void {
+  if (!spec || fired || spec.name !== name) return;
+  const n = count ?? (hits.get(name) ?? 0) + 1;
+  hits.set(name, n);
+  if (n !== spec.at) return;
+  fired = true;
+  process.stderr.write(`fault point ${name}:${n}: sending ${signal} to self\n`);
+  process.kill(process.pid, signal);
+}
