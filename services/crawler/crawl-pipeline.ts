@@ -43,6 +43,7 @@ import { listWatchedClosingSoon } from '../shared/repositories/watchlist-reposit
 
 type SourceRef = { id: number; name: string };
 import type { CrawlRun } from '../../db/schema/crawl.js';
+import { faultPoint } from '../shared/fault-points.js';
 
 type CrawlPayload = Payload<'crawl'>;
 
@@ -332,6 +333,7 @@ export class CrawlPipeline {
     } else {
       for (const { listing, lot, raw } of normalized) {
         const result = await storeListing(this.db, source, { listing, lot, pageUrl: response.url, fetchedAt: page.fetchedAt }, raw);
+        faultPoint('crawl-listing-stored');
         stored.push(result);
         countOutcome(stats, result.outcome);
       }

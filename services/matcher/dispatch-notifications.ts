@@ -19,6 +19,7 @@ import { alertLinkKey } from '../alerts/alerts-service.js';
 import { listUnsubscribeHeaders, unsubscribeUrl } from '../alerts/unsubscribe-tokens.js';
 import { entitlementsOf } from '../billing/billing-service.js';
 import type { AppContext } from '../shared/context.js';
+import { faultPoint } from '../shared/fault-points.js';
 import type { PayloadInput } from '../shared/queues.js';
 import { recordQueuedMessages, type NewOutboxMessage } from '../shared/repositories/outbox-repository.js';
 import { suppressedEmails } from '../shared/repositories/suppressions-repository.js';
@@ -148,6 +149,7 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
   // notifications name them before any job can send them; then one notify-batch job per batch.
   // The jobs are small, and if adding them fails the stranded sweep finds the queued messages.
   await recordQueuedMessages(deps.database.db, messages);
+  faultPoint('messages-recorded');
   await markNotificationsQueued(deps.database.db, queued);
   await deps.queues.enqueueBulk('notifyBatch', notifyBatches(queued, deps.config.NOTIFY_BATCH_SIZE));
   await markNotificationsSkipped(deps.database.db, turnedOff.map((r) => r.notificationId), SKIP_ALERT_OFF);
@@ -197,6 +199,7 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
   });
 
   await recordQueuedMessages(deps.database.db, digestMessages);
+  faultPoint('digest-recorded');
   await deps.queues.enqueueBulk('notify', jobs);
   await markDigestsQueued(deps.database.db, queuedIds);
   await markDigestsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);

@@ -7,6 +7,7 @@
  * matches into one message per alert. Both are idempotent: a second run sends nothing new.
  */
 import type { AppContext } from '../shared/context.js';
+import { faultPoint } from '../shared/fault-points.js';
 import type { JobHandler, Payload } from '../shared/queues.js';
 import { gatherDigests, matchChangedListings } from '../shared/repositories/alerts-repository.js';
 import { dispatchDigests, dispatchInstantNotifications } from './dispatch-notifications.js';
@@ -20,6 +21,7 @@ export function createMatchHandler(deps: Deps): JobHandler<'match'> {
   return async (payload: Payload<'match'>): Promise<MatchOutcome> => {
     const now = new Date();
     const matched = await matchChangedListings(deps.database.db, [{ listingId: payload.listingId, trigger: payload.event }], now);
+    faultPoint('match-recorded');
     const queued = await dispatchInstantNotifications(deps, [payload.listingId], now);
     if (matched > 0 || queued > 0) deps.logger.info({ listingId: payload.listingId, event: payload.event, matched, queued }, 'listing matched alerts');
     return { matched, queued };

@@ -29,6 +29,7 @@ import {
 } from '../shared/repositories/outbox-repository.js';
 import { suppressedEmails } from '../shared/repositories/suppressions-repository.js';
 import { createGroupWriter, forEachLimit } from './batch-helpers.js';
+import { faultPoint } from '../shared/fault-points.js';
 import { EMAIL_SUPPRESSED, sendThroughTransport, SMS_NOT_SUPPORTED, SMS_OPTED_OUT, STALE_CLAIM_SECONDS } from './deliver-message.js';
 import type { EmailTransport } from './transports/index.js';
 import type { SmsTransport } from './transports/sms-transport.js';
@@ -74,7 +75,9 @@ export function createNotifyBatchHandler(deps: {
       if (message.channel === 'email' && bounced.has(message.recipient.toLowerCase())) return failPermanently(message, EMAIL_SUPPRESSED, 'skipped');
       let providerMessageId: string | null;
       try {
+        faultPoint('notify-claimed');
         ({ providerMessageId } = await sendThroughTransport(deps, message));
+        faultPoint('notify-sent');
       } catch (err) {
         const final = err instanceof NonRetryableError || lastAttempt;
         logger.warn({ messageKey: message.messageKey, attempt: job.attemptsMade + 1, final, err: errorMessage(err) }, 'message not sent');

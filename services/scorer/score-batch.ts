@@ -15,6 +15,7 @@ import { findComparableCandidates } from '../shared/repositories/sold-results-re
 import { badgeScore } from '../alerts/alert-matching.js';
 import { comparableDistance, type ComparableCandidate, type ComparableTarget } from '../valuation/comparables.js';
 import { scoreListings, type ListingScore, type ListingToScore } from '../valuation/score-listing.js';
+import { faultPoint } from '../shared/fault-points.js';
 import type { ComparablePoolCache } from './comparable-pool.js';
 import type { ModelStore } from './model-store.js';
 import { soldResultToCandidate } from './sales-history.js';
@@ -163,6 +164,7 @@ export async function scoreAndWrite(
       };
     }),
   );
+  faultPoint('score-written');
   const toMatch = listings.flatMap((listing, i) =>
     live(listing, now) && (opts.matchWhen !== 'rescore' || rescoreCanNewlyMatch(listing.dealScore, scores[i]!.dealScore)) ? [{ listing, score: scores[i]! }] : [],
   );

@@ -23,14 +23,25 @@ function parse(value: string | undefined): { name: string; at: number } | null {
 
 /** Every point the code defines, for the suite's table and the soak's random choice. */
 export const FAULT_POINTS = [
+  /** a batch of sales and its rows-done count committed (the n-th batch of one import) */
   'sales-import-batch',
+  /** a new model stored, its rescore not yet queued */
   'model-stored',
+  /** a rescore's batches queued, the model job not yet completed */
   'rescore-enqueued',
-  'score-batch-written',
+  /** scores written (a listing or a batch), the match jobs not yet queued */
+  'score-written',
+  /** one lot stored with its observation, the page's scoring not yet queued */
   'crawl-listing-stored',
+  /** a listing's notifications recorded, their messages not yet */
   'match-recorded',
+  /** instant messages in the message log, their notifications not marked, no job queued */
+  'messages-recorded',
+  /** a message claimed for sending, not yet handed to the provider */
   'notify-claimed',
+  /** a message accepted by the provider, not yet marked sent */
   'notify-sent',
+  /** a day's digest e-mails in the message log, their jobs not yet queued */
   'digest-recorded',
 ] as const;
 export type FaultPointName = (typeof FAULT_POINTS)[number];

@@ -5,7 +5,8 @@
  * import to the full history before the first model is queued. `npm run cli -- sales --json`
  * shows the state at each step.
  */
-import postgres from 'postgres';
+import type postgres from 'postgres';
+import { openSql } from '../../services/shared/database/connection-url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database.js';
 import { baseEnv, logLines, runCliCommand, startService, type ServiceProcess } from '../support/service-process.js';
@@ -31,7 +32,7 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
 
     beforeAll(async () => {
       database = await createTestDatabase();
-      sql = postgres(database.url, { max: 2, onnotice: () => {} });
+      sql = openSql(database.url, { max: 2, onnotice: () => {} });
       env = baseEnv(database.url, { VALUATION_BOOTSTRAP: 'true' });
     });
     afterAll(async () => {
