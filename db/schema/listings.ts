@@ -57,6 +57,13 @@ export const listings = pgTable(
     /** USPS code, e.g. `TX`. */
     state: text('state'),
     country: text('country').notNull().default('US'),
+    /** The ZIP code the source gives, when it gives one (5 digits). */
+    zip: text('zip'),
+    /** Where the gazetteer placed the lot (services/shared/geo/); null when it could not. */
+    lat: doublePrecision('lat'),
+    lon: doublePrecision('lon'),
+    /** How exactly: from its ZIP, its city, or its state's centroid; `none` when nothing placed it; null: not tried yet. */
+    geoPrecision: text('geo_precision').$type<'zip' | 'city' | 'state' | 'none'>(),
     currency: text('currency').notNull().default('USD'),
     askingPrice: money('asking_price'),
     currentBid: money('current_bid'),

@@ -6,9 +6,10 @@ import { modelEvalCommand } from './model-eval-command.js';
 import { modelTrainCommand } from './model-train-command.js';
 import { outboxCommand } from './outbox-command.js';
 import { outcomesCommand } from './outcomes-command.js';
+import { placesCommand } from './places-command.js';
 import { queuesCommand } from './queues-command.js';
 import { salesCommand } from './sales-command.js';
 import { crawlCommand } from './crawl-command.js';
 import { sourcesCommand } from './sources-command.js';
 
-export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand, importSalesCommand, modelTrainCommand, modelEvalCommand, alertsCommand, outcomesCommand, salesCommand];
+export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand, importSalesCommand, modelTrainCommand, modelEvalCommand, alertsCommand, outcomesCommand, salesCommand, placesCommand];

@@ -9,6 +9,7 @@ import type { ServiceStarter } from '../shared/service.js';
 import { createRegistry, sourceRegistrations, type AdapterRegistry } from './adapters/index.js';
 import { CrawlPipeline } from './crawl-pipeline.js';
 import { enqueueCrawlStarts } from './crawl-schedules.js';
+import { backfillListingPlaces } from './place-backfill.js';
 import { BrowserFetcher } from './fetchers/browser-fetcher.js';
 import { httpFetch, userAgent } from './fetchers/http-fetcher.js';
 import { RobotsGate } from './politeness/robots.js';
@@ -95,6 +96,20 @@ export const startCrawler: ServiceStarter = async (ctx) => {
     await ctx.queues.enqueueBulk('crawl', fresh.map((source) => ({ source, label: 'start' as const, reason: 'scheduled' as const, slot: 'first-run' })));
     if (fresh.length > 0) ctx.logger.info({ sources: fresh }, 'first crawl of sources never crawled');
   }
+  // Listings stored before lots were placed at crawl time are placed now, beside the crawls.
+  let stopping = false;
+  const backfill = backfillListingPlaces(ctx.database.db, { stopped: () => stopping })
+    .then(({ tried, written }) => {
+      if (tried > 0) ctx.logger.info({ tried, placed: written }, 'placed listings stored before issue 30');
+    })
+    .catch((err: unknown) => ctx.logger.warn({ err: errorMessage(err) }, 'placing stored listings failed; `npm run cli -- places --backfill` retries'));
   ctx.logger.info({ service: 'crawler', queue: QUEUES.crawl.name, concurrency: ctx.config.CRAWL_CONCURRENCY }, 'crawl worker running');
-  return { name: 'crawler', stop: () => running.stop() };
+  return {
+    name: 'crawler',
+    stop: async () => {
+      stopping = true;
+      await backfill;
+      await running.stop();
+    },
+  };
 };

@@ -82,6 +82,7 @@ export function parseMunicibidSearch(page: FetchedPage): RouteResult {
       url: lotUrl(id),
       city: str(marker.city),
       state: str(marker.state),
+      zip: card?.zip ?? null,
       country: 'US',
       currency: 'USD',
       // With no bids the price shown is the opening bid.

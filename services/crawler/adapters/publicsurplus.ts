@@ -73,6 +73,7 @@ export function parsePublicSurplusAuction(page: FetchedPage): RouteResult {
     url: `${PUBLIC_SITE}/sms/auction/view?auc=${a.auctionId}`,
     city: a.city,
     state: a.state,
+    zip: a.zip,
     country: 'US',
     currency: 'USD',
     currentBid: a.bidCount !== null && a.bidCount > 0 ? a.currentPrice : null,

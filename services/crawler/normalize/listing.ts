@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CONDITIONS, type Condition, type ListingStatus } from '../../../db/schema/listings.js';
+import { geocode, normalizeZip, type GeoPrecision } from '../../shared/geo/gazetteer.js';
 import { toStateCode } from '../../shared/us-states.js';
 import { categoryIdFor } from './category.js';
 import { absoluteUrl, cleanLine, cleanText, parseCount, parseMoney } from './text.js';
@@ -28,6 +29,8 @@ export type ScrapedListing = {
   category?: string | null;
   city?: string | null;
   state?: string | null;
+  /** The lot's ZIP code, when the source shows one (ZIP+4 is cut to 5 digits). */
+  zip?: string | null;
   country?: string | null;
   currency?: string | null;
   askingPrice?: Loose;
@@ -72,6 +75,8 @@ export type NormalizedListing = {
   categoryId: number;
   city: string | null;
   state: string | null;
+  /** 5 digits, or null. Hashed only when known, so lots whose source gives none kept their hashes. */
+  zip: string | null;
   country: string;
   currency: string;
   askingPrice: number | null;
@@ -160,6 +165,7 @@ export function normalizeListing(lot: ScrapedListing, pageUrl: string, now = new
     categoryId: categoryIdFor(category, title),
     city: cleanLine(lot.city, 100) || null,
     state: toStateCode(cleanLine(lot.state, 40)) ?? null,
+    zip: normalizeZip(cleanLine(lot.zip, 20)),
     country: /^[A-Z]{2}$/.test(String(lot.country ?? '').trim().toUpperCase()) ? String(lot.country).trim().toUpperCase() : 'US',
     currency,
     askingPrice,
@@ -219,6 +225,7 @@ export function mergeLot(stored: Omit<NormalizedListing, 'contentHash'>, lot: Lo
     categoryId: has('category') || byTitle ? fresh.categoryId : stored.categoryId,
     city: has('city') ? fresh.city : stored.city,
     state: has('state') ? fresh.state : stored.state,
+    zip: has('zip') ? fresh.zip : stored.zip,
     country: has('country') ? fresh.country : stored.country,
     currency,
     askingPrice,
@@ -237,6 +244,18 @@ export function mergeLot(stored: Omit<NormalizedListing, 'contentHash'>, lot: Lo
 }
 
 export function contentHash(listing: Omit<NormalizedListing, 'contentHash'>): string {
-  const stable = { ...listing, auctionEndAt: listing.auctionEndAt?.toISOString() ?? null };
+  // The ZIP code came with issue 30: left out when unknown, so the hashes of lots stored before
+  // it (and of sources that give none) did not all change at once.
+  const { zip, ...rest } = listing;
+  const stable = { ...rest, ...(zip !== null ? { zip } : {}), auctionEndAt: listing.auctionEndAt?.toISOString() ?? null };
   return createHash('sha1').update(JSON.stringify(stable)).digest('hex');
+}
+
+/** Where a lot is, as stored: the gazetteer's place and its precision, or `none` when nothing places it. */
+export type ListingPlace = { lat: number | null; lon: number | null; geoPrecision: GeoPrecision | 'none' };
+
+/** Places a normalised lot from its ZIP code, city and state (never in a state other than its own). */
+export function placeListing(l: Pick<NormalizedListing, 'zip' | 'city' | 'state' | 'country'>): ListingPlace {
+  const place = geocode(l);
+  return place ? { lat: place.lat, lon: place.lon, geoPrecision: place.precision } : { lat: null, lon: null, geoPrecision: 'none' };
 }

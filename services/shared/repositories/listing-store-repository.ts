@@ -11,7 +11,7 @@ import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { listingImages, listings, priceObservations, soldResults } from '../../../db/schema/listings.js';
 import type { Db, DbOrTx } from '../database/db.js';
 import { listingSlug } from '../slug.js';
-import { mergeLot, type LotPatch, type NormalizedListing } from '../../crawler/normalize/listing.js';
+import { mergeLot, placeListing, type LotPatch, type NormalizedListing } from '../../crawler/normalize/listing.js';
 
 export type StoreOutcome = 'new' | 'updated' | 'unchanged';
 
@@ -42,6 +42,8 @@ function listingColumns(l: NormalizedListing) {
     categoryId: l.categoryId,
     city: l.city,
     state: l.state,
+    zip: l.zip,
+    ...placeListing(l),
     country: l.country,
     currency: l.currency,
     askingPrice: l.askingPrice,
@@ -173,6 +175,7 @@ async function loadStoredLot(tx: DbOrTx, source: { id: number; name: string }, e
     categoryId: row.categoryId,
     city: row.city,
     state: row.state,
+    zip: row.zip,
     country: row.country,
     currency: row.currency,
     askingPrice: row.askingPrice,
