@@ -10,7 +10,7 @@
 import { open, rename, rm } from 'node:fs/promises';
 import type { IndexColumns } from './listing-index/index.js';
 
-const MAGIC = 'deal-radar listing index snapshot v2\n';
+const MAGIC = 'deal-radar listing index snapshot v3\n';
 
 /** Where the snapshot's content stands in PostgreSQL's history (checked before it is used). */
 export type SnapshotMeta = {
@@ -22,9 +22,9 @@ export type SnapshotMeta = {
   database: string;
 };
 
-const ARRAYS = ['ids', 'score', 'price', 'category', 'stateCode', 'cityCode', 'endAt', 'termStart', 'terms'] as const;
-/** Read with room behind them for the index's growth (it takes these arrays as they are). */
-const WITH_ROOM = new Set<string>(ARRAYS);
+const ARRAYS = ['ids', 'score', 'price', 'category', 'stateCode', 'cityCode', 'placeCode', 'endAt', 'termStart', 'terms', 'placeLat', 'placeLon'] as const;
+/** Read with room behind them for the index's growth (it takes these arrays as they are); the place dictionary is copied. */
+const WITH_ROOM = new Set<string>(ARRAYS.filter((name) => name !== 'placeLat' && name !== 'placeLon'));
 type ArrayName = (typeof ARRAYS)[number];
 type Kind = 'i32' | 'f64' | 'u8' | 'u16';
 const KINDS = { i32: Int32Array, f64: Float64Array, u8: Uint8Array, u16: Uint16Array } as const;
@@ -139,7 +139,10 @@ export async function readIndexSnapshot(file: string): Promise<{ columns: IndexC
       category: get('category'),
       stateCode: get('stateCode'),
       cityCode: get('cityCode'),
+      placeCode: get('placeCode'),
       endAt: get('endAt'),
+      placeLat: get('placeLat'),
+      placeLon: get('placeLon'),
       termStart: get('termStart'),
       terms: get('terms'),
       orders: [get('order1'), get('order2'), get('order3')],

@@ -3,6 +3,8 @@
  * words, what a deal level is, how pages are counted and how a row becomes a card or a detail.
  * No I/O here; the repository and the route wire these to the database and HTTP.
  */
+import { distanceMiles } from '../shared/geo/distance.js';
+import { lookupZip, type GeoPoint } from '../shared/geo/gazetteer.js';
 import { toStateCode } from '../shared/us-states.js';
 import {
   DEFAULT_PAGE_SIZE,
@@ -23,6 +25,8 @@ export type ListFilter = {
   location?: LocationFilter;
   /** Normalised search words (lowercase ASCII letters/digits), at most MAX_SEARCH_WORDS. */
   searchWords: string[];
+  /** The buyer's point (their ZIP code's) and, if asked, the radius around it. */
+  near?: GeoPoint & { radiusMiles?: number };
 };
 
 export type ListRequest = {
@@ -77,8 +81,16 @@ export function parseLocation(value: string | undefined): LocationFilter | undef
   return { city: v.toLowerCase() };
 }
 
+/** The buyer's ZIP code's point (the schema let only known ZIP codes through). */
+export function nearPoint(zip: string | undefined): GeoPoint | undefined {
+  const place = zip ? lookupZip(zip) : null;
+  return place ? { lat: place.lat, lon: place.lon } : undefined;
+}
+
 export function toListRequest(query: ListQuery): ListRequest {
   const words = searchWords(query.search);
+  const point = nearPoint(query.near);
+  const near = point ? { ...point, ...(query.radius_miles !== undefined ? { radiusMiles: query.radius_miles } : {}) } : undefined;
   return {
     filter: {
       categoryId: query.category,
@@ -86,10 +98,12 @@ export function toListRequest(query: ListQuery): ListRequest {
       maxPrice: query.max_price,
       location: parseLocation(query.location),
       searchWords: words,
+      near,
     },
     // The spec's default order holds with a search too: a buyer searching "deere 310sj" wants the
     // best deals among the matches; `relevance` is there to ask for rank order.
-    sort: query.sort_by === 'relevance' && words.length === 0 ? 'deal_score_high' : (query.sort_by ?? 'deal_score_high'),
+    // Without a search there is no relevance, and without a point no distance: the default order.
+    sort: (query.sort_by === 'relevance' && words.length === 0) || (query.sort_by === 'distance' && !near) ? 'deal_score_high' : (query.sort_by ?? 'deal_score_high'),
     page: query.page ?? 1,
     pageSize: query.page_size ?? DEFAULT_PAGE_SIZE,
   };
@@ -104,6 +118,8 @@ export function filterKey(filter: ListFilter): string {
     filter.location?.state ?? null,
     filter.location?.city ?? null,
     filter.searchWords,
+    // the point matters to the count only with a radius
+    filter.near?.radiusMiles !== undefined ? [filter.near.lat, filter.near.lon, filter.near.radiusMiles] : null,
   ]);
 }
 
@@ -183,7 +199,16 @@ export type ListingRow = {
   sourceId: number;
   sourceName: string;
   originalUrl: string;
+  lat: number | null;
+  lon: number | null;
+  geoPrecision: 'zip' | 'city' | 'state' | 'none' | null;
 };
+
+/** A lot's distance from the buyer's point and how exactly it is placed (null, null when unplaced). */
+export function distanceFields(row: Pick<ListingRow, 'lat' | 'lon' | 'geoPrecision'>, near: GeoPoint): { distance_miles: number | null; location_precision: 'zip' | 'city' | 'state' | null } {
+  if (row.lat === null || row.lon === null || row.geoPrecision === null || row.geoPrecision === 'none') return { distance_miles: null, location_precision: null };
+  return { distance_miles: distanceMiles(near, { lat: row.lat, lon: row.lon }), location_precision: row.geoPrecision };
+}
 
 export function makeModel(row: Pick<ListingRow, 'make' | 'model' | 'title'>): string {
   const make = row.make?.trim();
@@ -199,8 +224,8 @@ export function formatLocation(city: string | null, state: string | null): strin
   return c || s || null;
 }
 
-export function toCard(row: ListingRow): ListingCard {
-  return {
+export function toCard(row: ListingRow, near?: GeoPoint): ListingCard {
+  const card: ListingCard = {
     id: row.id,
     slug: row.slug,
     make_model: makeModel(row),
@@ -217,6 +242,7 @@ export function toCard(row: ListingRow): ListingCard {
     auction_site: { id: row.sourceId, name: row.sourceName },
     original_url: row.originalUrl,
   };
+  return near ? { ...card, ...distanceFields(row, near) } : card;
 }
 
 export type DetailRow = ListingRow & {
@@ -272,9 +298,10 @@ export function toDetail(
   row: DetailRow,
   images: string[],
   history: Array<{ observedAt: string; price: number | null }>,
+  near?: GeoPoint,
 ): DealDetail {
   const card = toCard(row);
-  return {
+  const detail: DealDetail = {
     id: card.id,
     slug: card.slug,
     make_model: card.make_model,
@@ -311,6 +338,7 @@ export function toDetail(
           },
     price_history: priceHistory(history).map((h) => ({ observed_at: h.observedAt, price: h.price })),
   };
+  return near ? { ...detail, ...distanceFields(row, near) } : detail;
 }
 
 /** Observations → price history, oldest first, one point per change of price. */

@@ -4,9 +4,10 @@
  * description at /api/docs/ is generated from them, so the web app can build on either.
  */
 import { z } from 'zod';
+import { lookupZip } from '../shared/geo/gazetteer.js';
 
-/** The spec's four orders, plus our `relevance` (full-text rank; meaningful with `search`). */
-export const SORT_OPTIONS = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance'] as const;
+/** The spec's four orders, plus our `relevance` (full-text rank; meaningful with `search`) and `distance` (nearest first; with `near`). */
+export const SORT_OPTIONS = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance', 'distance'] as const;
 export type SortOption = (typeof SORT_OPTIONS)[number];
 
 export const DEAL_LEVELS = ['excellent', 'good', 'fair', 'poor'] as const;
@@ -18,6 +19,9 @@ export const MAX_PAGE = 1_000_000;
 export const MAX_PRICE = 1_000_000_000;
 export const MAX_SEARCH_LENGTH = 200;
 export const MAX_LOCATION_LENGTH = 100;
+/** The largest radius asked for: farther than any two points of the lower 48 states. */
+export const MAX_RADIUS_MILES = 3000;
+export const GEO_PRECISIONS = ['zip', 'city', 'state'] as const;
 
 /** Browsers send `?min_price=` for an empty field: an empty value means "not set". */
 const emptyAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -34,6 +38,18 @@ const wholeNumber = (min: number, max: number) =>
       .optional(),
   );
 
+/** A US ZIP code the gazetteer knows (5 digits; ZIP+4 is accepted and cut). */
+export const zipCodeSchema = z.preprocess(
+  emptyAsUnset,
+  z
+    .string({ error: 'must be given once.' })
+    .trim()
+    .regex(/^\d{5}(-\d{4})?$/, { error: 'must be a 5-digit US ZIP code.' })
+    .refine((zip) => !/^\d{5}(-\d{4})?$/.test(zip) || lookupZip(zip) !== null, { error: 'is not a known US ZIP code.' })
+    .transform((zip) => zip.slice(0, 5))
+    .optional(),
+);
+
 const text = (max: number) => z.preprocess(emptyAsUnset, z.string({ error: 'must be given once.' }).max(max, { error: `must be at most ${max} characters.` }).optional());
 
 export const listQuerySchema = z.object({
@@ -45,8 +61,10 @@ export const listQuerySchema = z.object({
   sort_by: z
     .preprocess(emptyAsUnset, z.enum(SORT_OPTIONS, { error: `must be one of ${SORT_OPTIONS.join(', ')}.` }).optional())
     .describe(
-      'deal_score_high (default), deal_score_low, price_low, price_high; relevance ranks the 300 best-scored search matches (make/model words first, then title, then description), the other matches following by deal score, and falls back to deal_score_high without a search.',
+      'deal_score_high (default), deal_score_low, price_low, price_high; distance (with near: nearest first, listings that cannot be placed last; without near the default order); relevance ranks the 300 best-scored search matches (make/model words first, then title, then description), the other matches following by deal score, and falls back to deal_score_high without a search.',
     ),
+  near: zipCodeSchema.describe("The buyer's US ZIP code: cards then carry distance_miles, and radius_miles and sort_by=distance apply."),
+  radius_miles: wholeNumber(0, MAX_RADIUS_MILES).describe('With near: only listings within this many miles (as the crow flies) of the ZIP code; listings that cannot be placed are left out.'),
   page: wholeNumber(1, MAX_PAGE).describe('Page number, from 1.'),
   page_size: wholeNumber(1, MAX_PAGE_SIZE).describe(`Items per page, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.`),
 });
@@ -74,6 +92,12 @@ export const listingCardSchema = z.object({
   category: idNameSchema,
   auction_site: idNameSchema,
   original_url: z.string(),
+  distance_miles: z.number().nullable().optional().describe('With near: miles from the ZIP code as the crow flies (a tenth), null when the lot cannot be placed.'),
+  location_precision: z
+    .enum(GEO_PRECISIONS)
+    .nullable()
+    .optional()
+    .describe("With near: how exactly the lot is placed: its ZIP code, its city, or only its state's centroid (a distance then is rough); null when it cannot be placed."),
 });
 export type ListingCard = z.infer<typeof listingCardSchema>;
 
@@ -146,10 +170,15 @@ export const dealDetailSchema = z.object({
   valuation: valuationSchema.nullable(),
   /** Oldest first. */
   price_history: z.array(pricePointSchema),
+  distance_miles: z.number().nullable().optional().describe('With near: miles from the ZIP code as the crow flies (a tenth), null when the lot cannot be placed.'),
+  location_precision: z.enum(GEO_PRECISIONS).nullable().optional().describe('With near: how exactly the lot is placed (zip, city, or state centroid); null when it cannot be placed.'),
 });
 export type DealDetail = z.infer<typeof dealDetailSchema>;
 
 export const detailResponseSchema = z.object({ data: dealDetailSchema });
+export const detailQuerySchema = z.object({
+  near: zipCodeSchema.describe("The buyer's US ZIP code: the detail then carries distance_miles and the price delivered."),
+});
 export const detailParamsSchema = z.object({
   id: z.string().min(1).max(200).describe('The numeric id or the slug of the listing.'),
 });

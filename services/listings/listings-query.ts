@@ -76,5 +76,6 @@ export function toIndexFilter(filter: ListFilter, groups: WordGroup[]): IndexFil
     state: filter.location?.state,
     city: filter.location?.city,
     groups,
+    near: filter.near,
   };
 }

@@ -8,7 +8,7 @@ import { readIndexSnapshot, writeIndexSnapshot } from '../../services/listings/l
 import { IdSlots } from '../../services/listings/listing-index/bits.js';
 
 const WORDS = ['caterpillar', 'deere', '320', '320d', 'excav', 'loader', 'bucket', 'track', 'cab', 'zx210'];
-const SORTS: IndexSort[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance'];
+const SORTS: IndexSort[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance', 'distance'];
 
 function randomListing(random: () => number, id: number, now: number): IndexedListing {
   const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
@@ -21,6 +21,7 @@ function randomListing(random: () => number, id: number, now: number): IndexedLi
     state: random() < 0.1 ? null : pick(['TX', 'CA', 'IA']),
     city: random() < 0.2 ? null : pick(['houston', 'reno', 'tampa']),
     endAt: random() < 0.2 ? null : now + Math.floor((random() - 0.1) * 100_000),
+    ...(random() < 0.2 ? { lat: null, lon: null } : pick([{ lat: 41.6727, lon: -93.5722 }, { lat: 29.7604, lon: -95.3698 }, { lat: 61.2181, lon: -149.9003 }])),
     lexemes,
     weights: lexemes.map(() => Math.floor(random() * 4)),
   };
@@ -34,6 +35,7 @@ function randomFilter(random: () => number): IndexFilter {
     maxPrice: maybe(0.2, () => 50_000 + Math.floor(random() * 10) * 5000),
     state: maybe(0.2, () => ['TX', 'CA', 'IA', 'NV'][Math.floor(random() * 4)]!),
     city: maybe(0.1, () => 'reno'),
+    near: maybe(0.3, () => ({ lat: 40.5, lon: -94.2, radiusMiles: maybe(0.5, () => 500) })),
     groups: Array.from({ length: Math.floor(random() * 3) }, () =>
       random() < 0.2 ? { exact: [], prefixes: ['320'] } : { exact: [WORDS[Math.floor(random() * WORDS.length)]!], prefixes: [] },
     ),
@@ -128,7 +130,7 @@ describe('listing index snapshots', () => {
 describe('term ids past 16,383 (two bytes with the weight)', () => {
   it('widens the term list and still finds, ranks and snapshots every term', () => {
     const lot = (id: number, words: string[]): IndexedListing => ({
-      id, dealScore: id, priceUsd: 1000, categoryId: 1, state: null, city: null, endAt: null, lexemes: words, weights: words.map(() => 3),
+      id, dealScore: id, priceUsd: 1000, categoryId: 1, state: null, city: null, endAt: null, lat: null, lon: null, lexemes: words, weights: words.map(() => 3),
     });
     const listings = Array.from({ length: 700 }, (_, i) => lot(i + 1, Array.from({ length: 100 }, (_, j) => `w${i * 100 + j}`)));
     const index = ListingIndex.build(listings);

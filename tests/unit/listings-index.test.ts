@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { distanceMiles } from '../../services/shared/geo/distance.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 import {
   ListingIndex,
@@ -21,14 +22,20 @@ function reference(listings: Map<number, IndexedListing>, filter: IndexFilter, s
       (filter.maxPrice === undefined || (l.priceUsd !== null && l.priceUsd <= filter.maxPrice)) &&
       (filter.state === undefined || l.state === filter.state) &&
       (filter.city === undefined || l.city === filter.city) &&
+      (filter.near?.radiusMiles === undefined || (l.lat !== null && l.lon !== null && distanceMiles(filter.near, { lat: l.lat, lon: l.lon }) <= filter.near.radiusMiles)) &&
       filter.groups.every((g) => holds(l, g)),
   );
-  const key = (l: IndexedListing, by: Exclude<IndexSort, 'relevance'>) => {
+  if (sort === 'distance' && filter.near) {
+    const d = (l: IndexedListing) => (l.lat === null || l.lon === null ? Infinity : distanceMiles(filter.near!, { lat: l.lat, lon: l.lon }));
+    return [...matches].sort((a, b) => d(a) - d(b) || a.id - b.id);
+  }
+  if (sort === 'distance') sort = 'deal_score_high';
+  const key = (l: IndexedListing, by: Exclude<IndexSort, 'relevance' | 'distance'>) => {
     const v = by.startsWith('deal') ? l.dealScore : l.priceUsd;
     if (v === null) return Infinity;
     return by === 'deal_score_high' || by === 'price_high' ? -v : v;
   };
-  const ordered = (by: Exclude<IndexSort, 'relevance'>) =>
+  const ordered = (by: Exclude<IndexSort, 'relevance' | 'distance'>) =>
     [...matches].sort((a, b) => {
       const ka = key(a, by);
       const kb = key(b, by);
@@ -53,7 +60,18 @@ const WORDS = ['caterpillar', 'deere', '320', '320d', 'excav', 'loader', 'bucket
 const RARE = ['cat', '320fl', 'cab', 'zx210', 'jd', 'o\'brien'];
 const STATES = ['TX', 'CA', 'IA'];
 const CITIES = ['houston', 'reno', 'tampa'];
-const SORTS: IndexSort[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance'];
+const SORTS: IndexSort[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance', 'distance'];
+/** A few places (lots share their city's or state's centroid, so equal distances are common), one far away. */
+const PLACES = [
+  { lat: 41.6727, lon: -93.5722 },
+  { lat: 42.036, lon: -93.6408 },
+  { lat: 41.2565, lon: -95.9345 },
+  { lat: 39.0997, lon: -94.5786 },
+  { lat: 29.7604, lon: -95.3698 },
+  { lat: 61.2181, lon: -149.9003 },
+];
+/** Buyers' points: on a place (distance 0), between places. */
+const NEAR = [PLACES[0]!, { lat: 40.5, lon: -94.2 }, { lat: 33.4, lon: -97.1 }];
 
 function randomListing(random: () => number, id: number, now: number): IndexedListing {
   const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
@@ -67,6 +85,7 @@ function randomListing(random: () => number, id: number, now: number): IndexedLi
     state: random() < 0.1 ? null : pick(STATES),
     city: random() < 0.2 ? null : pick(CITIES),
     endAt: random() < 0.2 ? null : now + Math.floor((random() - 0.1) * 100_000),
+    ...(random() < 0.15 ? { lat: null, lon: null } : pick(PLACES)),
     lexemes,
     weights: lexemes.map(() => Math.floor(random() * 4)),
   };
@@ -89,6 +108,7 @@ function randomFilter(random: () => number): IndexFilter {
     state: maybe(0.25, () => (random() < 0.1 ? 'NV' : STATES[Math.floor(random() * 3)]!)),
     city: maybe(0.15, () => CITIES[Math.floor(random() * 3)]!),
     groups: words,
+    near: maybe(0.4, () => ({ ...NEAR[Math.floor(random() * NEAR.length)]!, radiusMiles: maybe(0.6, () => [0, 50, 150, 300, 1000][Math.floor(random() * 5)]!) })),
   };
 }
 
@@ -226,7 +246,7 @@ describe('ListingIndex', () => {
 
   it('a listing replaced during the load leaves no trace: later listings take its old slot numbers cleanly', () => {
     const lot = (id: number, word: string): IndexedListing => ({
-      id, dealScore: 500, priceUsd: 1000, categoryId: 1, state: null, city: null, endAt: null, lexemes: [word], weights: [3],
+      id, dealScore: 500, priceUsd: 1000, categoryId: 1, state: null, city: null, endAt: null, lat: null, lon: null, lexemes: [word], weights: [3],
     });
     // id 1 arrives twice while loading (the second replaces the first): the load drops the dead slot
     const index = ListingIndex.build([lot(1, 'alpha'), lot(1, 'bravo')]);
@@ -239,7 +259,7 @@ describe('ListingIndex', () => {
   it('stops listing a lot when its end time passes, without any write', () => {
     const now = 1_800_000_000_000;
     const lot = (id: number, endAt: number | null): IndexedListing => ({
-      id, dealScore: 500, priceUsd: 1000, categoryId: 1, state: 'TX', city: 'houston', endAt, lexemes: ['deere'], weights: [3],
+      id, dealScore: 500, priceUsd: 1000, categoryId: 1, state: 'TX', city: 'houston', endAt, lat: null, lon: null, lexemes: ['deere'], weights: [3],
     });
     const index = ListingIndex.build([lot(1, now + 1000), lot(2, null), lot(3, now + 5000)]);
     const all: IndexFilter = { groups: [] };
@@ -253,7 +273,7 @@ describe('ListingIndex', () => {
   it('a changed listing takes its new place; a removed one is gone', () => {
     const now = 1_800_000_000_000;
     const lot = (id: number, dealScore: number | null): IndexedListing => ({
-      id, dealScore, priceUsd: 1000, categoryId: 1, state: null, city: null, endAt: null, lexemes: [], weights: [],
+      id, dealScore, priceUsd: 1000, categoryId: 1, state: null, city: null, endAt: null, lat: null, lon: null, lexemes: [], weights: [],
     });
     const index = ListingIndex.build([lot(1, 100), lot(2, 200), lot(3, 300)]);
     index.upsert(lot(1, 900));

@@ -12,11 +12,13 @@ import { fastResponseSerializer } from '../plugins/fast-serializer.js';
 import { ListingIndexSync } from '../../listings/listing-index-sync.js';
 import { registerListingIndex } from '../../listings/listing-index-registry.js';
 import { ListingsQuery } from '../../listings/listings-query.js';
-import { pagination, toCard, toDetail, toListRequest } from '../../listings/listing-rules.js';
+import { nearPoint, pagination, toCard, toDetail, toListRequest } from '../../listings/listing-rules.js';
+import { ValidationError } from '../../shared/errors.js';
 import {
   badRequestSchema,
   categoriesResponseSchema,
   detailParamsSchema,
+  detailQuerySchema,
   detailResponseSchema,
   listQuerySchema,
   listResponseSchema,
@@ -61,9 +63,13 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         serializerCompiler,
       },
       async (request) => {
+        if (request.query.radius_miles !== undefined && request.query.near === undefined) {
+          throw new ValidationError({ radius_miles: ['radius_miles: needs near (a ZIP code) to measure from.'] });
+        }
         const listRequest = toListRequest(request.query);
         const { rows, total } = await listings.list(listRequest);
-        return { data: { items: rows.map(toCard), pagination: pagination(listRequest.page, listRequest.pageSize, total) } };
+        const near = listRequest.filter.near;
+        return { data: { items: rows.map((row) => toCard(row, near)), pagination: pagination(listRequest.page, listRequest.pageSize, total) } };
       },
     );
 
@@ -74,7 +80,8 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['auctions'],
           summary: 'One listing by numeric id or slug, with its valuation and price history',
           params: detailParamsSchema,
-          response: { 200: detailResponseSchema, 404: notFoundSchema },
+          querystring: detailQuerySchema,
+          response: { 200: detailResponseSchema, 400: badRequestSchema, 404: notFoundSchema },
         },
         serializerCompiler,
       },
@@ -86,7 +93,7 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const row = await findListingDetail(db, numeric !== undefined ? { id: numeric } : { slug: id });
         if (!row) throw notFound();
         const [images, history] = await Promise.all([listListingImageUrls(db, row.id), listPriceObservations(db, row.id)]);
-        return { data: toDetail(row, images, history) };
+        return { data: toDetail(row, images, history, nearPoint(request.query.near)) };
       },
     );
 

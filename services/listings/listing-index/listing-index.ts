@@ -53,7 +53,7 @@ export class ListingIndex extends SnapshotIndex {
     const bitsets = all.filter((p) => p.bits).length;
     const bytes =
       // per slot: its arrays, and per order but deal_score_high its main order, category split and position
-      this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 8 + 4 + 4 + 3 * 4 * 3 + 1 / 8) +
+      this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 3 * 4 * 3 + 1 / 8) +
       this.termIds.data.length * this.termIds.data.BYTES_PER_ELEMENT +
       all.reduce((sum, p) => sum + p.list.data.length * 4, 0) +
       (bitsets * this.capacity) / 8;
@@ -84,7 +84,7 @@ export class ListingIndex extends SnapshotIndex {
     if (c.impossible) return 0;
     if (c.counted === 'all') return this.listedCount;
     if (c.counted) return c.counted.listed;
-    const onlyPrice = c.required.length === 1 && c.groups.length === 0 && c.category < 0 && c.state < 0 && c.city < 0;
+    const onlyPrice = c.required.length === 1 && c.groups.length === 0 && c.category < 0 && c.state < 0 && c.city < 0 && !c.hasRadius;
     if (onlyPrice && (c.hasMin || c.hasMax)) return this.countPriceRange(c);
     const words = Math.ceil(this.slotCount / 32);
     if (c.driverSize < words) {
@@ -163,6 +163,11 @@ export class ListingIndex extends SnapshotIndex {
   protected pageCompiled(c: Compiled, filter: IndexFilter, sort: IndexSort, offset: number, limit: number, total?: number): number[] {
     if (c.impossible || limit <= 0) return [];
     if (sort === 'relevance' && filter.groups.length > 0) return this.relevancePage(c, offset, limit, total);
+    if (sort === 'distance') {
+      // Without a point there is no distance: the default order.
+      if (c.placeDist) return this.distancePage(c, offset, limit);
+      return this.topSlots(c, ORDER_INDEX.deal_score_high, offset + limit, total, offset).map((s) => this.ids[s]!);
+    }
     const order = ORDER_INDEX[sort === 'relevance' ? 'deal_score_high' : sort];
     return this.topSlots(c, order, offset + limit, total, offset).map((s) => this.ids[s]!);
   }
@@ -382,6 +387,90 @@ export class ListingIndex extends SnapshotIndex {
       else out.push(inDelta[j++]!);
     }
     return out;
+  }
+
+  /**
+   * Nearest first (distance in tenths of a mile, then id; unplaced listings last, by id): every
+   * match is visited once and the best `offset + limit` kept in a max-heap, so a first page costs
+   * one pass with a comparison per match. Distances are per place (compile measured them).
+   */
+  protected distancePage(c: Compiled, offset: number, limit: number): number[] {
+    const need = offset + limit;
+    const dist = c.placeDist!;
+    const place = this.placeCode;
+    const ids = this.ids;
+    // Unplaced: Infinity (after every distance), then by id.
+    const key = (s: number) => {
+      const p = place[s]!;
+      return p >= 0 ? dist[p]! : Infinity;
+    };
+    const heapKey = new Float64Array(need);
+    const heapSlot = new Int32Array(need);
+    let size = 0;
+    // a comes after b (the heap's root is the last of the kept ones)
+    const after = (ka: number, sa: number, kb: number, sb: number) => ka > kb || (ka === kb && ids[sa]! > ids[sb]!);
+    const siftDown = (i: number) => {
+      const k = heapKey[i]!;
+      const s = heapSlot[i]!;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const r = l + 1;
+        const child = r < size && after(heapKey[r]!, heapSlot[r]!, heapKey[l]!, heapSlot[l]!) ? r : l;
+        if (!after(heapKey[child]!, heapSlot[child]!, k, s)) break;
+        heapKey[i] = heapKey[child]!;
+        heapSlot[i] = heapSlot[child]!;
+        i = child;
+      }
+      heapKey[i] = k;
+      heapSlot[i] = s;
+    };
+    this.forEachMatch(c, (s) => {
+      const k = key(s);
+      if (size < need) {
+        let i = size++;
+        while (i > 0) {
+          const parent = (i - 1) >> 1;
+          if (!after(k, s, heapKey[parent]!, heapSlot[parent]!)) break;
+          heapKey[i] = heapKey[parent]!;
+          heapSlot[i] = heapSlot[parent]!;
+          i = parent;
+        }
+        heapKey[i] = k;
+        heapSlot[i] = s;
+      } else if (need > 0 && after(heapKey[0]!, heapSlot[0]!, k, s)) {
+        heapKey[0] = k;
+        heapSlot[0] = s;
+        siftDown(0);
+      }
+    });
+    const kept = Array.from({ length: size }, (_, i) => i).sort((a, b) => (after(heapKey[a]!, heapSlot[a]!, heapKey[b]!, heapSlot[b]!) ? 1 : -1));
+    return kept.slice(offset).map((i) => ids[heapSlot[i]!]!);
+  }
+
+  /** Calls `visit` for every listed slot that matches, in no particular order. */
+  protected forEachMatch(c: Compiled, visit: (slot: number) => void): void {
+    const words = Math.ceil(this.slotCount / 32);
+    if (c.driverSize < words) {
+      this.materialiseFor(c, c.driverSize);
+      this.forEachCandidate(c, (s) => {
+        if (this.matches(c, s)) visit(s);
+      });
+      return;
+    }
+    for (const group of [...c.groups]) if (group.bitsets.length > 0) this.materialise(c, group);
+    const rest = this.hasRest(c);
+    const required = c.required;
+    for (let w = 0; w < words; w++) {
+      let v = required[0]![w]!;
+      for (let k = 1; k < required.length && v !== 0; k++) v &= required[k]![w]!;
+      while (v !== 0) {
+        const low = v & -v;
+        const s = (w << 5) + (31 - Math.clz32(low));
+        v ^= low;
+        if (!rest || this.passesRest(c, s)) visit(s);
+      }
+    }
   }
 
   /**

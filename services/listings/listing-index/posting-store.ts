@@ -85,6 +85,15 @@ export class PostingStore extends SlotStore {
   protected readonly states: Postings[] = [];
   protected readonly cityIds = new Map<string, number>();
   protected readonly cities: Postings[] = [];
+  /**
+   * The distinct places listings are at (a ZIP code's, a city's or a state's centroid: tens of
+   * thousands at most, against a million listings): a query measures each place's distance once,
+   * and a listing's distance is a lookup by its place code. Places are never removed (a reload
+   * starts the dictionary again).
+   */
+  protected readonly placeIds = new Map<string, number>();
+  protected placeLat: number[] = [];
+  protected placeLon: number[] = [];
 
   /**
    * The bitsets of recent search words (their terms ORed), kept up to date as listings are
@@ -124,6 +133,7 @@ export class PostingStore extends SlotStore {
     this.cityCode[s] = listing.city ? this.codeOf(this.cityIds, this.cities, listing.city) : -1;
     if (this.stateCode[s]! >= 0) this.states[this.stateCode[s]!]!.add(s, cap, min);
     if (this.cityCode[s]! >= 0) this.cities[this.cityCode[s]!]!.add(s, cap, min);
+    this.placeCode[s] = listing.lat !== null && listing.lon !== null && Number.isFinite(listing.lat) && Number.isFinite(listing.lon) ? this.placeOf(listing.lat, listing.lon) : -1;
     this.termStart[s] = this.termIds.length;
     // Heaviest first (make/model, then title, then description): ranking stops at a word's first
     // hit. One pass per weight, and a stamp per term for duplicates (no allocation per listing).
@@ -159,6 +169,18 @@ export class PostingStore extends SlotStore {
       code = postings.length;
       codes.set(value, code);
       postings.push(new Postings());
+    }
+    return code;
+  }
+
+  protected placeOf(lat: number, lon: number): number {
+    const key = `${lat},${lon}`;
+    let code = this.placeIds.get(key);
+    if (code === undefined) {
+      code = this.placeLat.length;
+      this.placeIds.set(key, code);
+      this.placeLat.push(lat);
+      this.placeLon.push(lon);
     }
     return code;
   }

@@ -4,6 +4,7 @@
  * to visit when few slots can match; search words are folded into bitsets once a query would
  * test many candidates. Pure: no I/O.
  */
+import { distanceMiles } from '../../shared/geo/distance.js';
 import type { IntList } from './bits.js';
 import type { Postings } from './posting-store.js';
 import { SortOrders } from './sort-orders.js';
@@ -11,6 +12,8 @@ import type { IndexFilter } from './types.js';
 
 /** Search words whose bitsets are kept (about 128 KB each at a million listings). */
 const WORD_BITS_CACHED = 64;
+/** Buyers' points whose place distances are kept (a few hundred KB each at most). */
+const PLACE_DISTANCES_CACHED = 32;
 
 /** One search word: its frequent terms' bitsets, and whether rarer terms (the mask) also satisfy it. */
 export type CompiledGroup = { bit: number; bitsets: Uint32Array[]; rare: Postings[]; terms: number[] };
@@ -49,6 +52,11 @@ export type Compiled = {
   words: number;
   /** Term ids set in the scratch masks (cleared after the query). */
   touched: number[];
+  /** With `near`: per place code, its distance in miles (a tenth); null without `near`. */
+  placeDist: Float64Array | null;
+  /** With a radius: only slots whose place is within `radius` miles pass. */
+  hasRadius: boolean;
+  radius: number;
 };
 
 export class QueryCompiler extends SortOrders {
@@ -76,6 +84,9 @@ export class QueryCompiler extends SortOrders {
       rankMask: null,
       words: filter.groups.length,
       touched: [],
+      placeDist: filter.near ? this.distancesFrom(filter.near.lat, filter.near.lon) : null,
+      hasRadius: filter.near?.radiusMiles !== undefined,
+      radius: filter.near?.radiusMiles ?? Infinity,
     };
     const consider = (postings: Postings[], group: CompiledGroup | null = null) => {
       const size = postings.reduce((sum, p) => sum + p.list.length, 0);
@@ -139,7 +150,7 @@ export class QueryCompiler extends SortOrders {
       if (compiled.rare.length === 0 && compiled.bitsets.length === 1) c.required.push(compiled.bitsets[0]!);
       else c.groups.push(compiled);
     });
-    if (filter.groups.length === 0 && !c.hasMin && !c.hasMax) {
+    if (filter.groups.length === 0 && !c.hasMin && !c.hasMax && !c.hasRadius) {
       if (given.length === 0) c.counted = 'all';
       else if (given.length === 1) c.counted = given[0]!;
     }
@@ -189,6 +200,8 @@ export class QueryCompiler extends SortOrders {
     if (c.city >= 0 && this.cityCode[s] !== c.city) return false;
     if (c.hasMin && !(this.price[s]! >= c.min)) return false;
     if (c.hasMax && !(this.price[s]! <= c.max)) return false;
+    // An unplaced slot (code -1) reads undefined: never within a radius.
+    if (c.hasRadius && !(c.placeDist![this.placeCode[s]!]! <= c.radius)) return false;
     if (c.groups.length === 0) return true;
     const word = s >>> 5;
     const bit = 1 << (s & 31);
@@ -294,6 +307,37 @@ export class QueryCompiler extends SortOrders {
   }
 
   protected hasRest(c: Compiled): boolean {
-    return c.category >= 0 || c.state >= 0 || c.city >= 0 || c.hasMin || c.hasMax || c.groups.length > 0;
+    return c.category >= 0 || c.state >= 0 || c.city >= 0 || c.hasMin || c.hasMax || c.hasRadius || c.groups.length > 0;
   }
+
+  /**
+   * Every place's distance from a point (distanceMiles), measured once per place: a buyer's
+   * pages, counts and sorts reuse the array, and places added since are measured when next asked.
+   */
+  protected distancesFrom(lat: number, lon: number): Float64Array {
+    const key = `${lat},${lon}`;
+    let entry = this.placeDistances.get(key);
+    if (entry) {
+      this.placeDistances.delete(key);
+    } else {
+      entry = { dist: new Float64Array(Math.max(64, this.placeLat.length * 1.25)), filled: 0 };
+      if (this.placeDistances.size >= PLACE_DISTANCES_CACHED) this.placeDistances.delete(this.placeDistances.keys().next().value!);
+    }
+    this.placeDistances.set(key, entry);
+    const places = this.placeLat.length;
+    if (entry.filled < places) {
+      if (entry.dist.length < places) {
+        const grown = new Float64Array(Math.ceil(places * 1.25));
+        grown.set(entry.dist.subarray(0, entry.filled));
+        entry.dist = grown;
+      }
+      const from = { lat, lon };
+      for (let p = entry.filled; p < places; p++) entry.dist[p] = distanceMiles(from, { lat: this.placeLat[p]!, lon: this.placeLon[p]! });
+      entry.filled = places;
+    }
+    return entry.dist;
+  }
+
+  /** Recent buyers' points → their places' distances (most recently used last). */
+  protected readonly placeDistances = new Map<string, { dist: Float64Array; filled: number }>();
 }

@@ -21,6 +21,8 @@ export class SlotStore {
   protected category: Int32Array;
   protected stateCode: Int32Array;
   protected cityCode: Int32Array;
+  /** Per slot, its place (a distinct lat/lon in the place dictionary), or -1 when unplaced. */
+  protected placeCode: Int32Array;
   protected endAt: Float64Array;
   /**
    * Min-heap of listed slots that have an end time, keyed by `endAt` (a slot's end time never
@@ -48,6 +50,7 @@ export class SlotStore {
     this.category = new Int32Array(c);
     this.stateCode = new Int32Array(c);
     this.cityCode = new Int32Array(c);
+    this.placeCode = new Int32Array(c);
     this.endAt = new Float64Array(c);
     this.stamp = new Uint32Array(c);
   }
@@ -134,6 +137,7 @@ export class SlotStore {
     this.category[s] = listing.categoryId;
     this.stateCode[s] = -1;
     this.cityCode[s] = -1;
+    this.placeCode[s] = -1;
     this.endAt[s] = listing.endAt ?? Infinity;
     return s;
   }
@@ -177,6 +181,7 @@ export class SlotStore {
     this.category = f(this.category);
     this.stateCode = f(this.stateCode);
     this.cityCode = f(this.cityCode);
+    this.placeCode = f(this.placeCode);
     this.endAt = f(this.endAt);
   }
 

@@ -20,7 +20,11 @@ export type IndexColumns = {
   category: Int32Array;
   stateCode: Int32Array;
   cityCode: Int32Array;
+  /** Per slot, its place in placeLat/placeLon, or -1. */
+  placeCode: Int32Array;
   endAt: Float64Array;
+  placeLat: Float64Array;
+  placeLon: Float64Array;
   /** CSR over slots: n + 1 offsets into `terms`. */
   termStart: Int32Array;
   /** Every slot's terms, each `term << 2 | weight` (as the index keeps them): two bytes while there are fewer than 16,384 terms. */
@@ -38,12 +42,14 @@ function checkColumns(cols: IndexColumns): void {
   const fail = (what: string) => {
     throw new Error(`listing index snapshot: ${what}`);
   };
-  for (const a of [cols.score, cols.price, cols.category, cols.stateCode, cols.cityCode, cols.endAt]) if (a.length !== n) fail('column lengths differ');
+  for (const a of [cols.score, cols.price, cols.category, cols.stateCode, cols.cityCode, cols.placeCode, cols.endAt]) if (a.length !== n) fail('column lengths differ');
+  if (cols.placeLat.length !== cols.placeLon.length) fail('place lengths differ');
   if (cols.termStart.length !== n + 1 || cols.termStart[0] !== 0 || cols.termStart[n] !== cols.terms.length) fail('bad term offsets');
   if (cols.termNames.length > 0x3fff && !(cols.terms instanceof Int32Array)) fail('bad term width');
   for (let k = 0; k < n; k++) {
     if (cols.termStart[k + 1]! < cols.termStart[k]!) fail('bad term offsets');
     if (cols.stateCode[k]! >= cols.stateNames.length || cols.cityCode[k]! >= cols.cityNames.length) fail('bad state or city code');
+    if (cols.placeCode[k]! >= cols.placeLat.length || cols.placeCode[k]! < -1) fail('bad place code');
   }
   for (let i = 0; i < cols.terms.length; i++) if (cols.terms[i]! < 0 || cols.terms[i]! >>> 2 >= cols.termNames.length) fail('bad term id');
   if (cols.orders.length !== ORDERS.length - 1) fail('missing orders');
@@ -187,7 +193,10 @@ export class SnapshotIndex extends QueryCompiler {
       category: yield* pick(() => this.category),
       stateCode: yield* pick(() => this.stateCode),
       cityCode: yield* pick(() => this.cityCode),
+      placeCode: yield* pick(() => this.placeCode),
       endAt: yield* pick(() => this.endAt),
+      placeLat: Float64Array.from(this.placeLat),
+      placeLon: Float64Array.from(this.placeLon),
       termStart,
       terms: packedTerms,
       orders,
@@ -218,7 +227,9 @@ export class SnapshotIndex extends QueryCompiler {
     this.category = adopt(cols.category, this.category);
     this.stateCode = adopt(cols.stateCode, this.stateCode);
     this.cityCode = adopt(cols.cityCode, this.cityCode);
+    this.placeCode = adopt(cols.placeCode, this.placeCode);
     this.endAt = adopt(cols.endAt, this.endAt);
+    for (let p = 0; p < cols.placeLat.length; p++) this.placeOf(cols.placeLat[p]!, cols.placeLon[p]!);
     this.termStart = adopt(cols.termStart, this.termStart);
     this.termIds = TermList.adopt(cols.terms);
 

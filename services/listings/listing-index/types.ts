@@ -13,6 +13,9 @@ export type IndexedListing = {
   city: string | null;
   /** Epoch milliseconds; null when the listing has no end time. */
   endAt: number | null;
+  /** Where the lot is (services/shared/geo/); null when it could not be placed. */
+  lat: number | null;
+  lon: number | null;
   /** The search vector's lexemes, each with its best weight (3 = A … 0 = D). */
   lexemes: readonly string[];
   weights: readonly number[];
@@ -28,6 +31,11 @@ export type IndexFilter = {
   state?: string;
   city?: string;
   groups: readonly WordGroup[];
+  /**
+   * Where the buyer is: with `radiusMiles`, only listings within that distance (distanceMiles,
+   * rounded to a tenth) pass; `distance` order sorts by it. Unplaced listings never pass a radius.
+   */
+  near?: { lat: number; lon: number; radiusMiles?: number };
 };
 
 export type IndexSort = SortOption;

@@ -33,6 +33,8 @@ type IndexRow = {
   state: string | null;
   city: string | null;
   end_at: number | null;
+  lat: number | null;
+  lon: number | null;
   search_vector: string | null;
 };
 
@@ -43,7 +45,7 @@ const IS_LISTED = sql`l.status = 'open' AND (l.auction_end_at IS NULL OR l.aucti
 
 const INDEX_COLUMNS = sql`
   l.id, l.status, l.deal_score, l.price_usd::float8 AS price_usd, l.category_id, l.state, lower(l.city) AS city,
-  (extract(epoch FROM l.auction_end_at) * 1000)::float8 AS end_at, l.search_vector::text AS search_vector`;
+  (extract(epoch FROM l.auction_end_at) * 1000)::float8 AS end_at, l.lat, l.lon, l.search_vector::text AS search_vector`;
 
 function toIndexed(row: IndexRow): IndexedListing {
   const { lexemes, weights } = parseTsvector(row.search_vector ?? '');
@@ -55,6 +57,8 @@ function toIndexed(row: IndexRow): IndexedListing {
     state: row.state,
     city: row.city,
     endAt: row.end_at,
+    lat: row.lat,
+    lon: row.lon,
     lexemes,
     weights,
   };

@@ -54,7 +54,7 @@ const CARD_COLUMNS = sql`
   l.currency, l.city, l.state, ${isoTime(sql`l.auction_end_at`)} AS "auctionEndAt",
   l.first_image_url AS "firstImageUrl", l.image_count AS "imageCount",
   c.id AS "categoryId", c.name AS "categoryName", s.id AS "sourceId", s.display_name AS "sourceName",
-  l.original_url AS "originalUrl"`;
+  l.original_url AS "originalUrl", l.lat, l.lon, l.geo_precision AS "geoPrecision"`;
 
 /** The cards of some listings, in no particular order (the caller orders them as the index did). */
 export async function listCardsByIds(db: DbOrTx, ids: number[]): Promise<ListingRow[]> {
