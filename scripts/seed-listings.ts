@@ -28,6 +28,7 @@ import { runMigrations } from '../services/shared/database/db.js';
 import { findRunningEmbeddedPostgres, startEmbeddedPostgres } from '../services/shared/database/embedded-postgres.js';
 import { readFastIron, readSalePrices } from '../services/shared/datasets/fastiron.js';
 import { listingSlug } from '../services/shared/slug.js';
+import { geocode, lookupZip, zipsOfState } from '../services/shared/geo/gazetteer.js';
 import { toStateCode, US_STATES } from '../services/shared/us-states.js';
 import { seededRandom } from '../services/shared/seeded-random.js';
 import { missingSharedDataMessage, requireSharedData } from './cli/shared-data.js';
@@ -242,7 +243,24 @@ const COPY_COLUMNS = [
   'source_id', 'external_id', 'slug', 'title', 'make', 'model', 'model_family', 'year', 'hours', 'condition',
   'description', 'category_id', 'city', 'state', 'currency', 'asking_price', 'current_bid', 'bid_count', 'price',
   'price_usd', 'status', 'auction_end_at', 'original_url', 'image_count', 'first_image_url', 'deal_score',
+  'zip', 'lat', 'lon', 'geo_precision',
 ];
+
+/**
+ * Where a benchmark lot is, as the crawl store would place it: a third by a ZIP code of its state
+ * (so the index holds tens of thousands of distinct places, as real sources give), the others by
+ * their city or, without one, their state's centroid.
+ */
+function placeOf(state: string, city: string | null, r: () => number): [string | null, number | null, number | null, string] {
+  const zips = zipsOfState(state);
+  if (zips.length > 0 && r() < 0.33) {
+    const zip = zips[Math.floor(r() * zips.length)]!;
+    const at = lookupZip(zip)!;
+    return [zip, at.lat, at.lon, 'zip'];
+  }
+  const at = geocode({ city, state });
+  return at ? [null, at.lat, at.lon, at.precision] : [null, null, null, 'none'];
+}
 
 function tsv(value: string | number | null): string {
   if (value === null) return '\\N';
@@ -280,6 +298,7 @@ export function lotLine(i: number, templates: LotTemplate[], sources: Array<{ id
     ended ? (r() < 0.5 ? 'sold' : 'closed') : 'open', endAt === null ? null : new Date(endAt).toISOString(),
     `https://bench.invalid/${source.name}/lots/${i}`, imageCount,
     imageCount > 0 ? `https://bench.invalid/${source.name}/lots/${i}/1.jpg` : null, score,
+    ...placeOf(state, city, r),
   ];
   return `${values.map(tsv).join('\t')}\n`;
 }

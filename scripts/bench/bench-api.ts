@@ -107,6 +107,8 @@ const typos = pickOf(TYPOS);
 const firstPages = pickOf([1, 2, 3, 4, 5]);
 const deep = pickOf([100, 250, 500, 750, 1000]);
 const minPrices = pickOf([5000, 20000, 50000, 100000]);
+/** Buyers' ZIP codes across the country (Des Moines, Dallas, Sacramento, Atlanta, Denver, Harrisburg, Fargo, Boise). */
+const nearZips = pickOf(['50309', '75201', '95814', '30303', '80202', '17101', '58102', '83702']);
 const maxPrices = pickOf([10000, 25000, 40000, 80000]);
 
 const SHAPES: Shape[] = [
@@ -128,6 +130,8 @@ const SHAPES: Shape[] = [
   { name: 'category, deep page', path: () => `${L}?category=${cat()}&page=${deep()}`, explain: 'category=1&page=1000' },
   // Pages no request asked for before (1–60,000 at random): their cards are not in memory, so every
   // request reads its 15 cards from PostgreSQL — the card cache's miss path under load.
+  { name: 'near, radius 300 mi', path: () => `${L}?near=${nearZips()}&radius_miles=300&page=${firstPages()}`, explain: 'near=50309&radius_miles=300' },
+  { name: 'near, sort distance', path: () => `${L}?near=${nearZips()}&sort_by=distance&page=${firstPages()}`, explain: 'near=50309&sort_by=distance' },
   { name: 'random page (cards not in memory)', path: () => `${L}?page=${1 + ((seq++ * 2654435761) >>> 0) % 60_000}`, explain: 'page=31337' },
   { name: 'detail', path: () => `/api/auctions/detail/${idRange.min + ((seq++ * 7919) % (idRange.max - idRange.min + 1))}/` },
   { name: 'health (framework ceiling)', path: () => '/api/health/' },

@@ -6,6 +6,7 @@
 import { distanceMiles } from '../shared/geo/distance.js';
 import { lookupZip, type GeoPoint } from '../shared/geo/gazetteer.js';
 import { toStateCode } from '../shared/us-states.js';
+import { deliveredPrice } from '../valuation/delivered-price.js';
 import {
   DEFAULT_PAGE_SIZE,
   type DealDetail,
@@ -259,6 +260,7 @@ export type DetailRow = ListingRow & {
   scoreReason: string | null;
   /** YYYY-MM-DD. */
   valuationAsOf: string | null;
+  buyersPremiumPct: number | null;
 };
 
 /** What the deal page says of a listing the scorer has not reached yet (or scored before reasons were stored). */
@@ -338,7 +340,20 @@ export function toDetail(
           },
     price_history: priceHistory(history).map((h) => ({ observed_at: h.observedAt, price: h.price })),
   };
-  return near ? { ...detail, ...distanceFields(row, near) } : detail;
+  if (!near) return detail;
+  const where = distanceFields(row, near);
+  const delivered =
+    where.distance_miles === null || where.location_precision === null
+      ? null
+      : deliveredPrice({
+          price: row.price,
+          buyersPremiumPct: row.buyersPremiumPct,
+          categoryId: row.categoryId,
+          title: row.title,
+          distanceMiles: where.distance_miles,
+          precision: where.location_precision,
+        });
+  return { ...detail, ...where, delivered };
 }
 
 /** Observations → price history, oldest first, one point per change of price. */

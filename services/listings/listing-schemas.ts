@@ -140,6 +140,19 @@ export type Valuation = z.infer<typeof valuationSchema>;
 
 export const pricePointSchema = z.object({ observed_at: z.string(), price: z.number().nullable() });
 
+/** What the lot costs at the buyer's ZIP code (issue 30): see docs/delivered-price.md. */
+export const deliveredSchema = z.object({
+  price: z.number().nullable().describe('What the buyer pays the seller now before premium (current bid, else asking price); null: price on request.'),
+  premium: z.number().nullable().describe("The buyer's premium in USD when the source states its rate; null when it does not."),
+  haul_low: z.number().describe('The haul estimate, low end (USD).'),
+  haul_high: z.number().describe('The haul estimate, high end (USD).'),
+  total_low: z.number().nullable().describe('price + premium + haul_low; null without a price.'),
+  total_high: z.number().nullable().describe('price + premium + haul_high; null without a price.'),
+  distance_miles: z.number().describe('Miles from the ZIP code as the crow flies (the haul counts road miles: × 1.2).'),
+  weight_class: z.enum(['compact', 'mid', 'heavy', 'oversize']).describe("The machine's weight class, from its type and the size words and model of its title."),
+  basis: z.string().describe('How the haul was estimated, in a sentence a buyer reads.'),
+});
+
 /** The deal detail (spec §3 "Deal (detail)" plus PRODUCT.md's additions). */
 export const dealDetailSchema = z.object({
   id: z.number().int(),
@@ -172,6 +185,7 @@ export const dealDetailSchema = z.object({
   price_history: z.array(pricePointSchema),
   distance_miles: z.number().nullable().optional().describe('With near: miles from the ZIP code as the crow flies (a tenth), null when the lot cannot be placed.'),
   location_precision: z.enum(GEO_PRECISIONS).nullable().optional().describe('With near: how exactly the lot is placed (zip, city, or state centroid); null when it cannot be placed.'),
+  delivered: deliveredSchema.nullable().optional().describe('With near: the price delivered to that ZIP code (bid, premium, haul range, total); null when the lot cannot be placed.'),
 });
 export type DealDetail = z.infer<typeof dealDetailSchema>;
 

@@ -156,5 +156,31 @@ describe('GET /api/auctions/list/ near a ZIP code', () => {
     expect(data.distance_miles).toBeLessThan(140);
     const plain = (await app.inject({ method: 'GET', url: `/api/auctions/detail/${row!.id}/` })).json().data;
     expect(plain).not.toHaveProperty('distance_miles');
+    expect(plain).not.toHaveProperty('delivered');
+  });
+
+  it('the detail with near carries the price delivered: bid, stated premium, haul range, total', async () => {
+    const site = await insertSource(db, 'premiumsite', 'Premium Site');
+    const omaha = geocode({ city: 'Omaha', state: 'NE' })!;
+    const [lot, unplaced] = await insertListings(db, site, [
+      {
+        title: '2016 Caterpillar 320FL Excavator', categoryId: 1, city: 'Omaha', state: 'NE', lat: omaha.lat, lon: omaha.lon, geoPrecision: 'city',
+        askingPrice: 60000, currentBid: 50000, bidCount: 3, buyersPremiumPct: 10,
+      },
+      { title: 'Somewhere excavator', categoryId: 1, askingPrice: 1000, geoPrecision: 'none' },
+    ]);
+    const res = await app.inject({ method: 'GET', url: `/api/auctions/detail/${lot!.id}/?near=50309` });
+    const data = res.json().data;
+    const d = data.delivered;
+    expect(d).toMatchObject({ price: 50000, premium: 5000, distance_miles: data.distance_miles, weight_class: 'heavy' });
+    // ~130 miles as the crow flies, ~160 road miles: the lowboy's minimum charges
+    expect(d.haul_low).toBe(800);
+    expect(d.haul_high).toBe(2500);
+    expect(d.total_low).toBe(50000 + 5000 + 800);
+    expect(d.total_high).toBe(50000 + 5000 + 2500);
+    expect(d.basis).toMatch(/lowboy/);
+    const none = (await app.inject({ method: 'GET', url: `/api/auctions/detail/${unplaced!.id}/?near=50309` })).json().data;
+    expect(none).toMatchObject({ distance_miles: null, location_precision: null, delivered: null });
+    await db.execute(sql`DELETE FROM listings WHERE source_id = ${site.id}`);
   });
 });

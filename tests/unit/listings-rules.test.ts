@@ -22,7 +22,7 @@ const row: DetailRow = {
   firstImageUrl: 'https://img/1.jpg', imageCount: 3, categoryId: 1, categoryName: 'Excavators', sourceId: 2, sourceName: 'IronPlanet',
   originalUrl: 'https://site/lot/1', description: '<p>Clean &amp; ready</p><script>alert(1)</script>', hours: 5400, condition: 'Good',
   status: 'open', bidCount: 4, fairValue: null, valueLow: null, valueHigh: null, valuationConfidence: null, comparables: null,
-  scoreReason: null, valuationAsOf: null, lat: 29.7604, lon: -95.3698, geoPrecision: 'city',
+  scoreReason: null, valuationAsOf: null, lat: 29.7604, lon: -95.3698, geoPrecision: 'city', buyersPremiumPct: null,
 };
 
 describe('searchWords', () => {

@@ -24,6 +24,7 @@ type Tables = {
   zips: Map<string, GeoPoint & { state: string; city: string }>;
   cities: Map<string, GeoPoint>;
   states: Map<string, GeoPoint>;
+  byState?: Map<string, string[]>;
 };
 
 let tables: Tables | undefined;
@@ -92,6 +93,18 @@ function load(): Tables {
 export function normalizeZip(value: string | null | undefined): string | null {
   const m = /^\s*(\d{5})(?:-\d{4})?\s*$/.exec(value ?? '');
   return m ? m[1]! : null;
+}
+
+/** Every known ZIP code of a state (for seeding benchmark data). */
+export function zipsOfState(state: string): string[] {
+  const t = load();
+  t.byState ??= new Map();
+  let zips = t.byState.get(state);
+  if (!zips) {
+    zips = [...t.zips].filter(([, z]) => z.state === state).map(([zip]) => zip);
+    t.byState.set(state, zips);
+  }
+  return zips;
 }
 
 /** A known US ZIP code's place, with its state and city. */
