@@ -47,7 +47,7 @@ function churned(seed: number, minBitsetPostings: number) {
   const random = seededRandom(seed);
   const now = 1_800_000_000_000;
   const initial = Array.from({ length: 500 }, (_, i) => randomListing(random, i + 1, now));
-  const index = ListingIndex.build(initial, { maxDelta: 64, minBitsetPostings, capacity: 64 });
+  const index = ListingIndex.build(initial, { maxDelta: 64, minBitsetPostings, capacity: 64, distanceScanBelow: 0 });
   let nextId = 1000;
   for (let k = 0; k < 300; k++) {
     const r = random();
@@ -73,7 +73,7 @@ function expectSameAnswers(a: ListingIndex, b: ListingIndex, random: () => numbe
 describe('listing index snapshots', () => {
   it.each([40, 100_000])('an index restored from its columns answers as the original, and both take the same later changes alike (bitsets from %i)', (minBitsetPostings) => {
     const { index, random, now, nextId } = churned(42, minBitsetPostings);
-    const restored = ListingIndex.fromColumns(index.toColumns(), { minBitsetPostings });
+    const restored = ListingIndex.fromColumns(index.toColumns(), { minBitsetPostings, distanceScanBelow: 0 });
     expect(restored.size).toBe(index.size);
     expect(restored.dead).toBe(0);
     expect(restored.unordered).toBe(0);

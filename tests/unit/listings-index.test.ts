@@ -121,7 +121,8 @@ describe('ListingIndex', () => {
     const initial = Array.from({ length: 400 }, (_, i) => randomListing(random, i + 1, now));
     for (const l of initial) truth.set(l.id, l);
     // Small delta and bitset thresholds, so merges and both search paths run many times.
-    const index = ListingIndex.build(initial, { maxDelta: 16, minBitsetPostings, capacity: 64 });
+    // The distance order by walking places (the first run) or by scanning candidates (the second).
+    const index = ListingIndex.build(initial, { maxDelta: 16, minBitsetPostings, capacity: 64, distanceScanBelow: minBitsetPostings === 40 ? 0 : 100_000 });
     let nextId = 1000;
     let checks = 0;
     for (let round = 0; round < 300; round++) {

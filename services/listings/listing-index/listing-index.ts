@@ -29,8 +29,11 @@ const RANK_WEIGHTS = [1, 2, 4, 10] as const;
 const MAX_RANK = 8 * 10;
 
 export class ListingIndex extends SnapshotIndex {
+  protected readonly distanceScanBelow: number;
+
   constructor(opts: IndexOptions = {}) {
     super(opts);
+    this.distanceScanBelow = opts.distanceScanBelow ?? 4096;
   }
 
   /** Builds an index from many listings at once: one sort per order instead of insertions. */
@@ -390,11 +393,53 @@ export class ListingIndex extends SnapshotIndex {
   }
 
   /**
-   * Nearest first (distance in tenths of a mile, then id; unplaced listings last, by id): every
-   * match is visited once and the best `offset + limit` kept in a max-heap, so a first page costs
-   * one pass with a comparison per match. Distances are per place (compile measured them).
+   * Nearest first (distance in tenths of a mile, then id; unplaced listings last, by id). Places
+   * are walked nearest first and their slots checked until the page is full and the next place
+   * is farther: a first page reads the slots of a few places. A filter naming few candidates
+   * scans them instead (distancePageByScan).
    */
   protected distancePage(c: Compiled, offset: number, limit: number): number[] {
+    const need = offset + limit;
+    if (c.driverSize < Math.max(this.distanceScanBelow, need * 8)) return this.distancePageByScan(c, offset, limit);
+    const dist = c.placeDist!;
+    const order = this.placesByDistance(c.near!.lat, c.near!.lon);
+    const ids = this.ids;
+    const byId = (a: number, b: number) => ids[a]! - ids[b]!;
+    const found: number[] = [];
+    const group: number[] = [];
+    for (let i = 0; i < order.length && found.length < need; ) {
+      const d = dist[order[i]!]!;
+      if (c.hasRadius && !(d <= c.radius)) break;
+      // Every place at this distance: their matches in id order.
+      group.length = 0;
+      for (; i < order.length && dist[order[i]!] === d; i++) {
+        const list = this.places[order[i]!]!.list;
+        for (let k = 0; k < list.length; k++) {
+          const s = list.data[k]!;
+          if (this.matches(c, s)) group.push(s);
+        }
+      }
+      group.sort(byId);
+      for (const s of group) found.push(s);
+    }
+    if (found.length < need && !c.hasRadius) {
+      const list = this.unplaced.list;
+      group.length = 0;
+      for (let k = 0; k < list.length; k++) {
+        const s = list.data[k]!;
+        if (this.matches(c, s)) group.push(s);
+      }
+      group.sort(byId);
+      for (const s of group) found.push(s);
+    }
+    return found.slice(offset, need).map((s) => ids[s]!);
+  }
+
+  /**
+   * The same order over a few candidates: every match is visited once and the best
+   * `offset + limit` kept in a max-heap.
+   */
+  protected distancePageByScan(c: Compiled, offset: number, limit: number): number[] {
     const need = offset + limit;
     const dist = c.placeDist!;
     const place = this.placeCode;

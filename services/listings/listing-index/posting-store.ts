@@ -94,6 +94,12 @@ export class PostingStore extends SlotStore {
   protected readonly placeIds = new Map<string, number>();
   protected placeLat: number[] = [];
   protected placeLon: number[] = [];
+  /**
+   * Per place, its slots (lists only, never bitsets), and the unplaced ones: the distance order
+   * walks places nearest first and reads their slots, instead of measuring every listing.
+   */
+  protected readonly places: Postings[] = [];
+  protected readonly unplaced = new Postings();
 
   /**
    * The bitsets of recent search words (their terms ORed), kept up to date as listings are
@@ -134,6 +140,7 @@ export class PostingStore extends SlotStore {
     if (this.stateCode[s]! >= 0) this.states[this.stateCode[s]!]!.add(s, cap, min);
     if (this.cityCode[s]! >= 0) this.cities[this.cityCode[s]!]!.add(s, cap, min);
     this.placeCode[s] = listing.lat !== null && listing.lon !== null && Number.isFinite(listing.lat) && Number.isFinite(listing.lon) ? this.placeOf(listing.lat, listing.lon) : -1;
+    (this.placeCode[s]! >= 0 ? this.places[this.placeCode[s]!]! : this.unplaced).add(s, cap, Infinity);
     this.termStart[s] = this.termIds.length;
     // Heaviest first (make/model, then title, then description): ranking stops at a word's first
     // hit. One pass per weight, and a stamp per term for duplicates (no allocation per listing).
@@ -181,6 +188,7 @@ export class PostingStore extends SlotStore {
       this.placeIds.set(key, code);
       this.placeLat.push(lat);
       this.placeLon.push(lon);
+      this.places.push(new Postings());
     }
     return code;
   }

@@ -54,6 +54,7 @@ export type Compiled = {
   touched: number[];
   /** With `near`: per place code, its distance in miles (a tenth); null without `near`. */
   placeDist: Float64Array | null;
+  near: { lat: number; lon: number } | null;
   /** With a radius: only slots whose place is within `radius` miles pass. */
   hasRadius: boolean;
   radius: number;
@@ -85,6 +86,7 @@ export class QueryCompiler extends SortOrders {
       words: filter.groups.length,
       touched: [],
       placeDist: filter.near ? this.distancesFrom(filter.near.lat, filter.near.lon) : null,
+      near: filter.near ? { lat: filter.near.lat, lon: filter.near.lon } : null,
       hasRadius: filter.near?.radiusMiles !== undefined,
       radius: filter.near?.radiusMiles ?? Infinity,
     };
@@ -315,12 +317,26 @@ export class QueryCompiler extends SortOrders {
    * pages, counts and sorts reuse the array, and places added since are measured when next asked.
    */
   protected distancesFrom(lat: number, lon: number): Float64Array {
+    return this.placeEntry(lat, lon).dist;
+  }
+
+  /** Place codes nearest first (ties by code), for a point whose distances are cached; recomputed when places were added. */
+  protected placesByDistance(lat: number, lon: number): Int32Array {
+    const entry = this.placeEntry(lat, lon);
+    if (!entry.order || entry.order.length !== entry.filled) {
+      const dist = entry.dist;
+      entry.order = Int32Array.from({ length: entry.filled }, (_, p) => p).sort((a, b) => dist[a]! - dist[b]! || a - b);
+    }
+    return entry.order;
+  }
+
+  private placeEntry(lat: number, lon: number): { dist: Float64Array; filled: number; order: Int32Array | null } {
     const key = `${lat},${lon}`;
     let entry = this.placeDistances.get(key);
     if (entry) {
       this.placeDistances.delete(key);
     } else {
-      entry = { dist: new Float64Array(Math.max(64, this.placeLat.length * 1.25)), filled: 0 };
+      entry = { dist: new Float64Array(Math.max(64, this.placeLat.length * 1.25)), filled: 0, order: null };
       if (this.placeDistances.size >= PLACE_DISTANCES_CACHED) this.placeDistances.delete(this.placeDistances.keys().next().value!);
     }
     this.placeDistances.set(key, entry);
@@ -335,9 +351,9 @@ export class QueryCompiler extends SortOrders {
       for (let p = entry.filled; p < places; p++) entry.dist[p] = distanceMiles(from, { lat: this.placeLat[p]!, lon: this.placeLon[p]! });
       entry.filled = places;
     }
-    return entry.dist;
+    return entry;
   }
 
   /** Recent buyers' points → their places' distances (most recently used last). */
-  protected readonly placeDistances = new Map<string, { dist: Float64Array; filled: number }>();
+  protected readonly placeDistances = new Map<string, { dist: Float64Array; filled: number; order: Int32Array | null }>();
 }

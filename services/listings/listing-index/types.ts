@@ -55,4 +55,10 @@ export type IndexStats = {
 };
 
 
-export type IndexOptions = { capacity?: number; maxDelta?: number; minBitsetPostings?: number };
+export type IndexOptions = {
+  capacity?: number;
+  maxDelta?: number;
+  minBitsetPostings?: number;
+  /** The distance order scans the candidates (rather than walking places) below this many (tests lower it to 0). */
+  distanceScanBelow?: number;
+};
