@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { categories } from './catalog.js';
 import type { Condition } from './listings.js';
 import { users } from './users.js';
@@ -55,6 +55,11 @@ export const alerts = pgTable(
     keywords: text('keywords'),
     /** Lower-cased words that must all occur in the listing's title, make, model or description. */
     keywordTerms: text('keyword_terms').array(),
+    /** "Within radius_miles of near_zip" (issue 30); the ZIP code's point is fixed when the alert is saved. */
+    nearZip: text('near_zip'),
+    nearLat: doublePrecision('near_lat'),
+    nearLon: doublePrecision('near_lon'),
+    radiusMiles: integer('radius_miles'),
     isActive: boolean('is_active').notNull().default(true),
     /** The daily cap's count: the UTC day (`YYYY-MM-DD`) and the instant messages kept that day. */
     capDay: text('cap_day'),

@@ -4,6 +4,7 @@
  * readable form and tests can check the SQL against it on random data.
  */
 import type { AlertDealLevel, NotificationEvent } from '../../db/schema/alerts.js';
+import { distanceMiles } from '../shared/geo/distance.js';
 import type { AlertCriteria } from './alert-rules.js';
 
 export type MatchableListing = {
@@ -19,7 +20,17 @@ export type MatchableListing = {
   make: string | null;
   model: string | null;
   description: string;
+  /** Where the lot is placed (null: not placed; never within a radius). */
+  lat: number | null;
+  lon: number | null;
 };
+
+/** Whether a lot is within the alert's radius of its ZIP code (true when the alert has no radius). */
+export function withinRadius(alert: Pick<AlertCriteria, 'nearLat' | 'nearLon' | 'radiusMiles'>, listing: Pick<MatchableListing, 'lat' | 'lon'>): boolean {
+  if (alert.radiusMiles === null || alert.nearLat === null || alert.nearLon === null) return true;
+  if (listing.lat === null || listing.lon === null) return false;
+  return distanceMiles({ lat: alert.nearLat, lon: alert.nearLon }, { lat: listing.lat, lon: listing.lon }) <= alert.radiusMiles;
+}
 
 /** The badge the UI shows (spec §4): deal_score / 10 rounded up, clamped to 0–100. */
 export function badgeScore(dealScore: number): number {
@@ -85,7 +96,19 @@ export const DEFAULT_DAILY_CAPS: DailyCaps = { email: 5, sms: 3 };
 export function alertMatches(
   alert: Pick<
     AlertCriteria,
-    'categoryId' | 'priceMin' | 'priceMax' | 'state' | 'condition' | 'dealLevel' | 'minDealScore' | 'includeUnscored' | 'keywordTerms' | 'isActive'
+    | 'categoryId'
+    | 'priceMin'
+    | 'priceMax'
+    | 'state'
+    | 'condition'
+    | 'dealLevel'
+    | 'minDealScore'
+    | 'includeUnscored'
+    | 'keywordTerms'
+    | 'isActive'
+    | 'nearLat'
+    | 'nearLon'
+    | 'radiusMiles'
   >,
   listing: MatchableListing,
   now: Date,
@@ -97,6 +120,7 @@ export function alertMatches(
   if (alert.priceMax !== null && (listing.priceUsd === null || listing.priceUsd > alert.priceMax)) return false;
   if (alert.state !== null && alert.state !== listing.state) return false;
   if (alert.condition !== null && alert.condition !== listing.condition) return false;
+  if (!withinRadius(alert, listing)) return false;
   // Deals only: a valued lot must reach the alert's level; an unvalued one matches only by opt-in.
   if (listing.dealScore === null ? !alert.includeUnscored : badgeScore(listing.dealScore) < minimumBadge(alert)) return false;
   if (alert.keywordTerms && alert.keywordTerms.length > 0) {

@@ -22,6 +22,8 @@ export type MessageListing = {
   auctionEndAt: Date | null;
   city: string | null;
   state: string | null;
+  /** When the alert has a ZIP code and the lot is placed: the distance and the price delivered there. */
+  delivered?: { zip: string; distanceMiles: number; precision: 'zip' | 'city' | 'state'; premium: number | null; haulLow: number; haulHigh: number; totalLow: number | null; totalHigh: number | null } | null;
 };
 
 export type MessageAlert = {
@@ -35,6 +37,9 @@ export type MessageAlert = {
   minDealScore: number | null;
   includeUnscored?: boolean;
   keywords: string | null;
+  /** "Within radiusMiles of nearZip" (issue 30). */
+  nearZip?: string | null;
+  radiusMiles?: number | null;
 };
 
 export type RenderedEmail = { subject: string; text: string; html: string };
@@ -95,7 +100,9 @@ export function priceRangeText(min: number | null, max: number | null): string {
 
 /** The alert's criteria in one line: what the lot was matched against. */
 export function criteriaText(alert: MessageAlert): string {
-  const parts = [alert.equipmentType, priceRangeText(alert.priceMin, alert.priceMax), alert.state ?? 'any location', alert.condition ?? 'any condition'];
+  const where = alert.radiusMiles && alert.nearZip ? `within ${alert.radiusMiles} mi of ${alert.nearZip}` : null;
+  const place = alert.state && where ? `${alert.state}, ${where}` : (alert.state ?? where ?? 'any location');
+  const parts = [alert.equipmentType, priceRangeText(alert.priceMin, alert.priceMax), place, alert.condition ?? 'any condition'];
   if (alert.minDealScore !== null) parts.push(`deal score ${alert.minDealScore}+`);
   else parts.push(alert.dealLevel === 'excellent' ? 'excellent deals only' : 'good deals or better');
   if (alert.includeUnscored) parts.push('and listings without a score');
@@ -131,6 +138,17 @@ function facts(listing: MessageListing, now: Date): Fact[] {
   if (left) list.push({ label: 'Time left', value: left });
   const place = [listing.city ? cleanText(listing.city, 80) : null, listing.state].filter(Boolean).join(', ');
   if (place) list.push({ label: 'Location', value: place });
+  const d = listing.delivered;
+  if (d) {
+    const about = d.precision === 'state' ? `~${Math.round(d.distanceMiles)} mi, state only` : `about ${Math.round(d.distanceMiles)} mi`;
+    list.push({ label: 'Distance', value: `${about} from ${d.zip}` });
+    const range = (low: number, high: number) => `${formatUsd(low)} - ${formatUsd(high)}`;
+    list.push({ label: 'Haul (estimate)', value: range(d.haulLow, d.haulHigh) });
+    if (d.totalLow !== null && d.totalHigh !== null) {
+      const premium = d.premium !== null ? ` incl. ${formatUsd(d.premium)} buyer's premium` : '';
+      list.push({ label: 'Delivered (estimate)', value: `${range(d.totalLow, d.totalHigh)}${premium}` });
+    }
+  }
   return list;
 }
 

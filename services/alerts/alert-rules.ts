@@ -5,6 +5,7 @@
 import { CONDITIONS, type Condition } from '../../db/schema/listings.js';
 import { ALERT_DEAL_LEVELS, type AlertDealLevel, type AlertFrequency, type DeliveryMethod } from '../../db/schema/alerts.js';
 import { CATEGORIES, categoryIdByName } from '../shared/categories.js';
+import { lookupZip } from '../shared/geo/gazetteer.js';
 import { toStateCode } from '../shared/us-states.js';
 
 export const MESSAGES = {
@@ -16,6 +17,9 @@ export const MESSAGES = {
   minDealScore: 'Enter a whole number from 0 to 100.',
   dealLevel: 'Choose good (good or better) or excellent (excellent only).',
   keywordsTooLong: 'Use at most 10 keywords of at most 40 characters each (200 characters in all).',
+  nearZip: 'Enter a US ZIP code (5 digits).',
+  radiusMiles: 'Enter a whole number of miles from 1 to 3,000.',
+  radiusNeedsZip: 'Add a ZIP code to measure the distance from.',
   phoneRequired: 'Add a mobile phone number to your profile to get SMS alerts.',
   alertLimit: (max: number) => `Your free plan allows up to ${max} alerts. Upgrade to Premium for unlimited alerts.`,
   smsPremium: 'SMS alerts are a Premium feature. Upgrade to Premium, or choose email delivery.',
@@ -26,6 +30,7 @@ export const MAX_PRICE = 1_000_000_000;
 export const MAX_KEYWORDS = 10;
 export const MAX_KEYWORD_LENGTH = 40;
 export const MAX_KEYWORDS_TEXT = 200;
+export const MAX_RADIUS_MILES = 3000;
 
 /** What the API accepts (after zod has checked the types); every field optional for PATCH. */
 export type AlertInput = {
@@ -41,6 +46,8 @@ export type AlertInput = {
   include_unscored?: boolean | null;
   keywords?: string | null;
   frequency?: AlertFrequency;
+  near_zip?: string | null;
+  radius_miles?: number | string | null;
 };
 
 /** A valid alert's criteria, as stored. */
@@ -61,6 +68,11 @@ export type AlertCriteria = {
   keywords: string | null;
   keywordTerms: string[] | null;
   isActive: boolean;
+  /** The buyer's ZIP code and its point: with `radiusMiles`, only lots within it match; always, messages carry the price delivered there. */
+  nearZip: string | null;
+  nearLat: number | null;
+  nearLon: number | null;
+  radiusMiles: number | null;
 };
 
 export type FieldErrors = Record<string, string[]>;
@@ -173,6 +185,24 @@ export function validateAlert(input: AlertInput, base?: AlertCriteria): { ok: tr
     }
   }
 
+  let near = base && base.nearZip && base.nearLat !== null && base.nearLon !== null ? { zip: base.nearZip, lat: base.nearLat, lon: base.nearLon } : null;
+  if (has('near_zip')) {
+    const raw = input.near_zip;
+    if (isBlank(raw)) near = null;
+    else {
+      const place = lookupZip(String(raw));
+      if (!place) fail('near_zip', MESSAGES.nearZip);
+      near = place ? { zip: String(raw).trim().slice(0, 5), lat: place.lat, lon: place.lon } : null;
+    }
+  }
+  let radiusMiles = base?.radiusMiles ?? null;
+  if (has('radius_miles')) {
+    const n = wholeNumber(input.radius_miles, MAX_RADIUS_MILES);
+    if (n === undefined || n === 0) fail('radius_miles', MESSAGES.radiusMiles);
+    radiusMiles = n || null;
+  }
+  if (radiusMiles !== null && near === null && !errors.near_zip) fail('radius_miles', MESSAGES.radiusNeedsZip);
+
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -190,6 +220,10 @@ export function validateAlert(input: AlertInput, base?: AlertCriteria): { ok: tr
       keywords,
       keywordTerms: terms,
       isActive: input.is_active ?? base?.isActive ?? true,
+      nearZip: near?.zip ?? null,
+      nearLat: near?.lat ?? null,
+      nearLon: near?.lon ?? null,
+      radiusMiles,
     },
   };
 }

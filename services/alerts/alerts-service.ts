@@ -43,6 +43,8 @@ export type AlertResponse = {
   include_unscored: boolean;
   keywords: string | null;
   frequency: 'instant' | 'daily';
+  near_zip: string | null;
+  radius_miles: number | null;
 };
 
 export type NotificationResponse = {
@@ -87,6 +89,8 @@ export function toAlertResponse(row: AlertRow): AlertResponse {
     include_unscored: row.includeUnscored,
     keywords: row.keywords,
     frequency: row.frequency,
+    near_zip: row.nearZip,
+    radius_miles: row.radiusMiles,
   };
 }
 

@@ -5,6 +5,8 @@
  * then marks them queued. Running it twice (a retried match job, a crash between the steps)
  * records and queues the same keys again, which the queue and the message log send once.
  */
+import { distanceMiles } from '../shared/geo/distance.js';
+import { deliveredPrice } from '../valuation/delivered-price.js';
 import { digestMessageKey, instantMessageKey, ALERT_DIGEST_KIND, ALERT_MESSAGE_KIND } from '../alerts/alert-message-keys.js';
 import {
   renderDigestEmail,
@@ -44,7 +46,8 @@ export const SKIP_OPTED_OUT = 'The phone number replied STOP';
 export const SKIP_SUPPRESSED = 'The e-mail address bounced or reported spam: re-enable it on the account page';
 
 export function messageAlert(
-  row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'dealLevel' | 'minDealScore' | 'includeUnscored' | 'keywords'>,
+  row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'dealLevel' | 'minDealScore' | 'includeUnscored' | 'keywords'> &
+    Partial<Pick<DeliveryRow, 'nearZip' | 'radiusMiles'>>,
 ): MessageAlert {
   return {
     id: row.alertId,
@@ -57,7 +60,19 @@ export function messageAlert(
     minDealScore: row.minDealScore,
     includeUnscored: row.includeUnscored,
     keywords: row.keywords,
+    nearZip: row.nearZip ?? null,
+    radiusMiles: row.radiusMiles ?? null,
   };
+}
+
+/** The distance and price delivered to the alert's ZIP code, when it has one and the lot is placed. */
+export function deliveredFor(row: DeliveryRow): MessageListing['delivered'] {
+  if (!row.nearZip || row.nearLat === null || row.nearLon === null || row.lat === null || row.lon === null) return null;
+  const precision = row.geoPrecision === 'zip' || row.geoPrecision === 'city' || row.geoPrecision === 'state' ? row.geoPrecision : null;
+  if (!precision) return null;
+  const distance = distanceMiles({ lat: row.nearLat, lon: row.nearLon }, { lat: row.lat, lon: row.lon });
+  const d = deliveredPrice({ price: row.priceUsd, buyersPremiumPct: row.buyersPremiumPct, categoryId: row.listingCategoryId, title: row.title, distanceMiles: distance, precision });
+  return { zip: row.nearZip, distanceMiles: distance, precision, premium: d.premium, haulLow: d.haul_low, haulHigh: d.haul_high, totalLow: d.total_low, totalHigh: d.total_high };
 }
 
 function toDate(value: Date | string | null): Date | null {
@@ -133,7 +148,7 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
       bounced.push(row.notificationId);
       return;
     }
-    const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, valueLow: row.valueLow, valueHigh: row.valueHigh, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state };
+    const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, valueLow: row.valueLow, valueHigh: row.valueHigh, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state, delivered: deliveredFor(row) };
     const messageKey = instantMessageKey(row.notificationId);
     if (route.channel === 'sms') {
       messages.push({ messageKey, channel: 'sms', kind: ALERT_MESSAGE_KIND, recipient: route.phone!, subject: '', textBody: renderMatchSms({ alert: messageAlert(row), listing, event: row.event, appUrl, now }) });

@@ -55,6 +55,7 @@ describe('alerts API', () => {
     expect(alert).toEqual({
       id: expect.any(Number), equipment_type: 'Excavators', price_min: 20000, price_max: 60000, state: 'TX', condition: 'Good',
       delivery_method: 'email', is_active: true, created_at: expect.any(String), min_deal_score: null, deal_level: 'good', include_unscored: false, keywords: null, frequency: 'instant',
+      near_zip: null, radius_miles: null,
     });
     expect(Date.now() - Date.parse(alert.created_at)).toBeLessThan(60_000);
 

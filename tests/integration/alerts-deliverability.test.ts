@@ -83,7 +83,7 @@ describe('deliverability: suppression from signed SendGrid events, Twilio status
     const alert = await insertAlertWithinLimit(
       ctx.database.db,
       buyer.user.id,
-      { categoryId: 1, priceMin: null, priceMax: null, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: null, includeUnscored: false, keywords: null, keywordTerms: null, isActive: true },
+      { categoryId: 1, priceMin: null, priceMax: null, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: null, includeUnscored: false, keywords: null, keywordTerms: null, isActive: true, nearZip: null, nearLat: null, nearLon: null, radiusMiles: null },
       null,
     );
     if (alert === 'limit') throw new Error('no limit expected');

@@ -23,9 +23,24 @@ import { bearer, registerUser, type SignedIn } from '../support/accounts.js';
 import { createTestApp } from '../support/app.js';
 import type { TestContext } from '../support/context.js';
 import { insertListings, insertSource } from '../support/listing-fixtures.js';
+import { geocode, lookupZip } from '../../services/shared/geo/gazetteer.js';
+import { distanceMiles } from '../../services/shared/geo/distance.js';
 import { waitFor } from '../support/wait.js';
 
 const HOUR = 3_600_000;
+
+const DALLAS = lookupZip('75201')!;
+const OKC = lookupZip('73102')!;
+/** Lots in Texas, Oklahoma and beyond (and unplaced), at distances on either side of the radii. */
+const PLACES = [
+  { lat: null, lon: null },
+  geocode({ city: 'Dallas', state: 'TX' })!,
+  geocode({ city: 'Houston', state: 'TX' })!,
+  geocode({ city: 'Austin', state: 'TX' })!,
+  geocode({ city: 'Tulsa', state: 'OK' })!,
+  geocode({ city: 'Lubbock', state: 'TX' })!,
+  geocode({ state: 'CA' })!,
+].map((p) => ({ lat: p.lat, lon: p.lon }));
 
 function pick<T>(items: readonly T[]): T {
   return items[randomInt(items.length)]!;
@@ -64,6 +79,14 @@ describe('matching SQL agrees with the pure rule', () => {
         keywords: keywordTerms?.join(' ') ?? null,
         keywordTerms,
         isActive: pick([true, true, true, false]),
+        ...pick([
+          { nearZip: null, nearLat: null, nearLon: null, radiusMiles: null },
+          { nearZip: null, nearLat: null, nearLon: null, radiusMiles: null },
+          // Dallas (75201) or Oklahoma City (73102), within 50–400 miles, or a ZIP code without a radius
+          { nearZip: '75201', nearLat: DALLAS.lat, nearLon: DALLAS.lon, radiusMiles: pick([50, 200, 400]) },
+          { nearZip: '73102', nearLat: OKC.lat, nearLon: OKC.lon, radiusMiles: pick([100, 250]) },
+          { nearZip: '75201', nearLat: DALLAS.lat, nearLon: DALLAS.lon, radiusMiles: null },
+        ]),
       };
       const row = await insertAlertWithinLimit(db, pick(owners).user.id, criteria, null);
       if (row === 'limit') throw new Error('no limit expected');
@@ -86,6 +109,7 @@ describe('matching SQL agrees with the pure rule', () => {
         dealScore: pick([null, 0, 1, 491, 500, 791, 799, 800, 801, 991, 1000]),
         status: pick(['open', 'open', 'open', 'closed'] as const),
         auctionEndAt: pick([null, new Date(now.getTime() + 5 * HOUR), new Date(now.getTime() - HOUR)]),
+        ...pick(PLACES),
       })),
     );
 
@@ -172,6 +196,40 @@ describe('from the match queue to the outbox', () => {
   });
 
   const sentTo = async (email: string) => (await listMessages(ctx.database.db, { to: email, limit: 100 })).filter((m) => m.status === 'sent');
+
+  it('within 150 miles of a ZIP code: fires for a lot 100 miles away, not for one 400 miles away; the e-mail shows the price delivered', async () => {
+    const user = await registerUser(app);
+    const bad = await app.inject({ method: 'POST', url: '/api/alerts/', headers: bearer(user.access_token), payload: { equipment_type: 'Excavators', near_zip: '9999', radius_miles: 150 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ near_zip: ['Enter a US ZIP code (5 digits).'], detail: 'Enter a US ZIP code (5 digits).' });
+    const alert = await createAlert(user, { equipment_type: 'Excavators', near_zip: '50309', radius_miles: 150 });
+    // Points due north of Des Moines' 50309: 100 and 400 miles as the crow flies.
+    const buyer = lookupZip('50309')!;
+    const north = (miles: number) => ({ lat: buyer.lat + miles / 69.09, lon: buyer.lon });
+    expect(distanceMiles(buyer, north(100))).toBeCloseTo(100, 0);
+    expect(distanceMiles(buyer, north(400))).toBeCloseTo(400, 0);
+    const [near, far] = await insertListings(ctx.database.db, source, [
+      { ...underpricedExcavator('2014 CAT 320D Excavator, 100 miles'), state: 'MN', city: null, ...north(100), geoPrecision: 'city', buyersPremiumPct: 10 },
+      { ...underpricedExcavator('2014 CAT 320D Excavator, 400 miles'), state: 'MN', city: null, ...north(400), geoPrecision: 'city' },
+    ]);
+    const jobs = [];
+    for (const l of [near!, far!]) jobs.push(await ctx.queues.enqueue('match', { listingId: l.id, event: 'scored', eventKey: `near-${l.id}` }));
+    const [message] = await waitFor(async () => {
+      const sent = await sentTo(user.user.email);
+      return sent.length > 0 ? sent : undefined;
+    }, 20_000, 'alert e-mail');
+    // Both jobs done, and only the near lot notified.
+    for (const job of jobs) await waitFor(async () => ((await ctx.queues.queue('match').getJobState(job.id!)) === 'completed' ? true : undefined));
+    const notified = await listAlertNotifications(ctx.database.db, alert.id);
+    expect(notified.map((n) => n.listingId)).toEqual([near!.id]);
+    const text = message!.textBody;
+    expect(text).toContain('Why it matched: Excavators · Any price · within 150 mi of 50309 · any condition');
+    expect(text).toContain('Distance: about 100 mi from 50309');
+    // A 20-ton excavator 120 road miles away: the lowboy's minimum charges; the stated 10% premium.
+    expect(text).toContain('Haul (estimate): $800 - $2,500');
+    expect(text).toContain("Delivered (estimate): $50,300 - $52,000 incl. $4,500 buyer's premium");
+    expect(await sentTo(user.user.email)).toHaveLength(1);
+  });
 
   it('sends exactly one e-mail saying why the lot matched; a rerun sends nothing; turned off → nothing more', async () => {
     const user = await registerUser(app);

@@ -16,7 +16,7 @@ describe('alert validation (spec §5)', () => {
     const result = validateAlert({ equipment_type: 'wheel-loaders', state: 'any-location', condition: 'any-condition', price_min: '90000', price_max: 1000 });
     expect(result).toEqual({
       ok: true,
-      criteria: { categoryId: 3, priceMin: 90000, priceMax: 1000, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: null, includeUnscored: false, keywords: null, keywordTerms: null, isActive: true },
+      criteria: { categoryId: 3, priceMin: 90000, priceMax: 1000, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: null, includeUnscored: false, keywords: null, keywordTerms: null, isActive: true, nearZip: null, nearLat: null, nearLon: null, radiusMiles: null },
     });
     const v = validateAlert({ equipment_type: 'Cranes', price_min: '', price_max: null, state: 'texas', condition: 'like new' });
     expect(v.ok && v.criteria).toMatchObject({ priceMin: null, priceMax: null, state: 'TX', condition: 'Like New' });
@@ -66,8 +66,8 @@ describe('plan rules', () => {
 
 describe('matching rule', () => {
   const now = new Date('2026-11-21T12:00:00Z');
-  const alert: AlertCriteria = { categoryId: 1, priceMin: 10_000, priceMax: 50_000, state: 'TX', condition: 'Good', deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: 80, includeUnscored: false, keywords: 'cat', keywordTerms: ['cat'], isActive: true };
-  const listing: MatchableListing = { categoryId: 1, priceUsd: 45_000, state: 'TX', condition: 'Good', dealScore: 791, status: 'open', auctionEndAt: new Date('2026-11-22T00:00:00Z'), title: 'CAT 320', make: null, model: null, description: '' };
+  const alert: AlertCriteria = { categoryId: 1, priceMin: 10_000, priceMax: 50_000, state: 'TX', condition: 'Good', deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: 80, includeUnscored: false, keywords: 'cat', keywordTerms: ['cat'], isActive: true, nearZip: null, nearLat: null, nearLon: null, radiusMiles: null };
+  const listing: MatchableListing = { categoryId: 1, priceUsd: 45_000, state: 'TX', condition: 'Good', dealScore: 791, status: 'open', auctionEndAt: new Date('2026-11-22T00:00:00Z'), title: 'CAT 320', make: null, model: null, description: '', lat: 29.7604, lon: -95.3698 };
   it('compares the badge (deal_score / 10 rounded up) with the minimum score', () => {
     expect(badgeScore(791)).toBe(80);
     expect(badgeScore(790)).toBe(79);
@@ -127,6 +127,36 @@ describe('matching rule', () => {
     expect(alertMatches(alert, { ...listing, title: 'Deere 210', description: 'caterpillar undercarriage' }, now)).toBe(true);
     expect(alertMatches(alert, { ...listing, title: 'Deere 210' }, now)).toBe(false);
     expect(alertMatches({ ...alert, isActive: false }, listing, now)).toBe(false);
+  });
+  it('within N miles of a ZIP code: by the lot\'s place, beside the state; unplaced lots never match a radius', () => {
+    // 77002 is downtown Houston; Dallas is ~225 miles away, Austin ~145.
+    const houston = validateAlert({ equipment_type: 'Excavators', near_zip: '77002', radius_miles: 150 });
+    expect(houston.ok).toBe(true);
+    const near = { ...alert, ...(houston.ok ? { nearZip: houston.criteria.nearZip, nearLat: houston.criteria.nearLat, nearLon: houston.criteria.nearLon, radiusMiles: 150 } : {}) };
+    expect(near.nearZip).toBe('77002');
+    expect(alertMatches(near, listing, now)).toBe(true);
+    expect(alertMatches(near, { ...listing, lat: 30.2672, lon: -97.7431 }, now)).toBe(true); // Austin
+    expect(alertMatches(near, { ...listing, lat: 32.7767, lon: -96.797 }, now)).toBe(false); // Dallas
+    expect(alertMatches(near, { ...listing, lat: null, lon: null }, now)).toBe(false);
+    expect(alertMatches({ ...near, radiusMiles: null }, { ...listing, lat: 32.7767, lon: -96.797 }, now)).toBe(true);
+    // the state still applies beside the radius
+    expect(alertMatches(near, { ...listing, state: 'LA' }, now)).toBe(false);
+  });
+  it('validates the ZIP code and the radius; a radius needs a ZIP code; a PATCH keeps them', () => {
+    expect(validateAlert({ equipment_type: 'Excavators', near_zip: '1234' })).toEqual({ ok: false, errors: { near_zip: [MESSAGES.nearZip] } });
+    expect(validateAlert({ equipment_type: 'Excavators', near_zip: '00000' })).toEqual({ ok: false, errors: { near_zip: [MESSAGES.nearZip] } });
+    expect(validateAlert({ equipment_type: 'Excavators', radius_miles: 100 })).toEqual({ ok: false, errors: { radius_miles: [MESSAGES.radiusNeedsZip] } });
+    expect(validateAlert({ equipment_type: 'Excavators', near_zip: '50309', radius_miles: 0 })).toEqual({ ok: false, errors: { radius_miles: [MESSAGES.radiusMiles] } });
+    expect(validateAlert({ equipment_type: 'Excavators', near_zip: '50309', radius_miles: 3001 })).toEqual({ ok: false, errors: { radius_miles: [MESSAGES.radiusMiles] } });
+    const created = validateAlert({ equipment_type: 'Excavators', near_zip: ' 50309 ', radius_miles: '150' });
+    expect(created.ok && [created.criteria.nearZip, created.criteria.radiusMiles]).toEqual(['50309', 150]);
+    const kept = validateAlert({ price_max: 100 }, created.ok ? created.criteria : undefined);
+    expect(kept.ok && [kept.criteria.nearZip, kept.criteria.radiusMiles, kept.criteria.nearLat]).toEqual(['50309', 150, created.ok && created.criteria.nearLat]);
+    const cleared = validateAlert({ near_zip: null, radius_miles: null }, created.ok ? created.criteria : undefined);
+    expect(cleared.ok && [cleared.criteria.nearZip, cleared.criteria.radiusMiles, cleared.criteria.nearLat]).toEqual([null, null, null]);
+    // the ZIP code alone: no filter (messages carry the price delivered there)
+    const zipOnly = validateAlert({ equipment_type: 'Excavators', near_zip: '50309' });
+    expect(zipOnly.ok && zipOnly.criteria.radiusMiles).toBeNull();
   });
   it('only live lots: open and not ended', () => {
     expect(alertMatches(alert, { ...listing, status: 'closed' }, now)).toBe(false);

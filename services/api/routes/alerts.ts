@@ -36,6 +36,12 @@ const alertBody = z.object({
     .describe('Also notify listings that cannot be valued (no deal score). Default false.'),
   keywords: z.string({ error: 'Enter keywords as text.' }).max(1000, 'Use at most 200 characters of keywords.').nullish(),
   frequency: z.enum(['instant', 'daily'], { error: 'Choose instant or daily.' }).optional(),
+  near_zip: z
+    .string({ error: 'Enter a US ZIP code (5 digits).' })
+    .max(16, 'Enter a US ZIP code (5 digits).')
+    .nullish()
+    .describe("The buyer's US ZIP code: with radius_miles only lots within it match; messages then show the distance and the price delivered there."),
+  radius_miles: wholeOrText.describe('With near_zip: only lots within this many miles (1–3000, as the crow flies). Null: no distance filter.'),
 });
 
 const alert = z.object({
@@ -53,6 +59,8 @@ const alert = z.object({
   include_unscored: z.boolean(),
   keywords: z.string().nullable(),
   frequency: z.enum(['instant', 'daily']),
+  near_zip: z.string().nullable().describe('Added in issue 30.'),
+  radius_miles: z.number().int().nullable().describe('Added in issue 30.'),
 });
 
 const notification = z.object({

@@ -38,6 +38,10 @@ function criteriaValues(c: AlertCriteria) {
     keywords: c.keywords,
     keywordTerms: c.keywordTerms,
     isActive: c.isActive,
+    nearZip: c.nearZip,
+    nearLat: c.nearLat,
+    nearLon: c.nearLon,
+    radiusMiles: c.radiusMiles,
   };
 }
 
@@ -56,6 +60,10 @@ export function criteriaOf(row: AlertRow): AlertCriteria {
     keywords: row.keywords,
     keywordTerms: row.keywordTerms,
     isActive: row.isActive,
+    nearZip: row.nearZip,
+    nearLat: row.nearLat,
+    nearLon: row.nearLon,
+    radiusMiles: row.radiusMiles,
   };
 }
 
@@ -158,7 +166,7 @@ export function matchStatement(changes: ChangedListing[], now: Date): SQL {
   return sql`
     WITH changed AS (
       SELECT DISTINCT ON (l.id)
-             l.id, l.category_id, l.price_usd, l.state, l.condition, l.deal_score,
+             l.id, l.category_id, l.price_usd, l.state, l.condition, l.deal_score, l.lat, l.lon,
              ${badgeOf(sql`l.deal_score`)} AS badge,
              lower(l.title || ' ' || coalesce(l.make, '') || ' ' || coalesce(l.model, '') || ' ' || l.description) AS haystack,
              e.trigger
@@ -201,6 +209,9 @@ export function matchStatement(changes: ChangedListing[], now: Date): SQL {
         -- deals only: the premium minimum, else the level (good 60, excellent 80); unvalued lots by opt-in
         AND (CASE WHEN k.badge IS NULL THEN a.include_unscored
                   ELSE k.badge >= coalesce(a.min_deal_score, CASE WHEN a.deal_level = 'excellent' THEN 80 ELSE 60 END) END)
+        -- within the radius of the alert's ZIP code (the same distance as the pure rule: geo_distance_miles)
+        AND (a.radius_miles IS NULL OR (k.lat IS NOT NULL AND k.lon IS NOT NULL
+             AND geo_distance_miles(a.near_lat, a.near_lon, k.lat, k.lon) <= a.radius_miles))
         AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
         AND (prev.alert_id IS NULL OR k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} OR k.rank > prev.best_rank)
     ),
@@ -245,6 +256,15 @@ export type DeliveryRow = {
   auctionEndAt: Date | null;
   city: string | null;
   state: string | null;
+  nearZip: string | null;
+  nearLat: number | null;
+  nearLon: number | null;
+  radiusMiles: number | null;
+  lat: number | null;
+  lon: number | null;
+  geoPrecision: string | null;
+  buyersPremiumPct: number | null;
+  listingCategoryId: number;
 };
 
 const deliveryColumns = sql`
@@ -254,7 +274,9 @@ const deliveryColumns = sql`
   a.state AS "alertState", a.condition AS "alertCondition", a.deal_level AS "dealLevel", a.min_deal_score AS "minDealScore",
   a.include_unscored AS "includeUnscored", a.keywords,
   l.id AS "listingId", l.slug, l.title, l.price_usd::float8 AS "priceUsd", l.deal_score AS "dealScore",
-  l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh", l.auction_end_at AS "auctionEndAt", l.city, l.state`;
+  l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh", l.auction_end_at AS "auctionEndAt", l.city, l.state,
+  a.near_zip AS "nearZip", a.near_lat AS "nearLat", a.near_lon AS "nearLon", a.radius_miles AS "radiusMiles",
+  l.lat, l.lon, l.geo_precision AS "geoPrecision", l.buyers_premium_pct::float8 AS "buyersPremiumPct", l.category_id AS "listingCategoryId"`;
 
 /**
  * The daily cap, strictly: before these listings' pending instant notifications are handed to the
