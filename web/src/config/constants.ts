@@ -27,6 +27,7 @@ export const SORT_OPTIONS = [
   { value: 'deal_score_low', label: 'Deal Score (Low to High)' },
   { value: 'price_low', label: 'Price (Low to High)' },
   { value: 'price_high', label: 'Price (High to Low)' },
+  { value: 'distance', label: 'Distance (Nearest First)' },
 ] as const;
 
 export type SortBy = (typeof SORT_OPTIONS)[number]['value'];

@@ -22,6 +22,8 @@ export function auctionListParams(q: AuctionQuery): Record<string, string | numb
     max_price: q.priceMax,
     location: q.location.trim() || null,
     search: q.searchQuery.trim() || null,
+    near: q.nearZip || null,
+    radius_miles: q.nearZip ? q.radiusMiles : null,
     sort_by: q.sortBy,
     page: q.page,
     page_size: PAGE_SIZE,
@@ -43,9 +45,9 @@ export function useAuctions(q: AuctionQuery) {
 }
 
 /** The deal, or null when the API says it does not exist (404). */
-export async function getAuction(id: string, signal?: AbortSignal): Promise<AuctionDetail | null> {
+export async function getAuction(id: string, signal?: AbortSignal, near?: string): Promise<AuctionDetail | null> {
   try {
-    const body = await auctionRequest<AuctionDetailResponse>(`/api/auctions/detail/${encodeURIComponent(id)}/`, { signal });
+    const body = await auctionRequest<AuctionDetailResponse>(`/api/auctions/detail/${encodeURIComponent(id)}/`, { signal, query: near ? { near } : undefined });
     return body.data ?? null;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
@@ -53,11 +55,11 @@ export async function getAuction(id: string, signal?: AbortSignal): Promise<Auct
   }
 }
 
-export const auctionQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ['auctions', 'detail', id], queryFn: ({ signal }) => getAuction(id, signal) });
+export const auctionQueryOptions = (id: string, near?: string) =>
+  queryOptions({ queryKey: ['auctions', 'detail', id, near ?? ''], queryFn: ({ signal }) => getAuction(id, signal, near) });
 
-export function useAuction(id: string) {
-  return useQuery(auctionQueryOptions(id));
+export function useAuction(id: string, near?: string) {
+  return useQuery(auctionQueryOptions(id, near));
 }
 
 export async function getCategories(signal?: AbortSignal): Promise<NamedRef[]> {

@@ -19,6 +19,24 @@ export type AuctionCard = {
   category: NamedRef | null;
   auction_site: NamedRef | null;
   original_url: string | null;
+  /** With near: miles from the buyer's ZIP code (null: the lot cannot be placed). */
+  distance_miles?: number | null;
+  location_precision?: LocationPrecision | null;
+};
+
+export type LocationPrecision = 'zip' | 'city' | 'state';
+
+/** The price delivered to the buyer's ZIP code (issue 30). */
+export type Delivered = {
+  price: number | null;
+  premium: number | null;
+  haul_low: number;
+  haul_high: number;
+  total_low: number | null;
+  total_high: number | null;
+  distance_miles: number;
+  weight_class: string;
+  basis: string;
 };
 
 export type Pagination = {
@@ -78,6 +96,9 @@ export type AuctionDetail = {
   condition?: string | null;
   valuation?: Valuation | null;
   price_history?: PricePoint[];
+  distance_miles?: number | null;
+  location_precision?: LocationPrecision | null;
+  delivered?: Delivered | null;
 };
 
 export type AuctionDetailResponse = { data: AuctionDetail };
@@ -91,6 +112,9 @@ export type AuctionFilters = {
   priceMax: number | null;
   location: string;
   searchQuery: string;
+  /** The buyer's US ZIP code ('' for none) and the radius around it (null: any distance). */
+  nearZip: string;
+  radiusMiles: number | null;
 };
 
 export type AuctionQuery = AuctionFilters & { sortBy: SortBy; page: number };

@@ -11,6 +11,7 @@ import { auctionsQueryOptions, useAuctions, useCategories, useCrawlStatus } from
 import type { AuctionFilters, AuctionQuery } from '../api/types.js';
 import { EMPTY_FILTERS, queryFromSearchParams, searchParamsFromQuery } from '../dashboard-params.js';
 import { DealCard } from './deal-card.js';
+import { rememberNearZip } from '../near.js';
 import { FilterPanel } from './filter-panel.js';
 
 /**
@@ -52,10 +53,14 @@ export function AuctionList() {
     priceMax: query.priceMax,
     location: query.location,
     searchQuery: query.searchQuery,
+    nearZip: query.nearZip,
+    radiusMiles: query.radiusMiles,
   };
 
   /** Changing filters or sort goes back to page 1 and reloads, even when nothing changed. */
   function go(next: AuctionQuery) {
+    // The deal page shows the price delivered to the ZIP code the buyer last searched near.
+    if (next.nearZip !== query.nearZip) rememberNearZip(next.nearZip);
     const params = searchParamsFromQuery(next);
     if (params.toString() === searchParamsFromQuery(query).toString()) {
       void queryClient.invalidateQueries({ queryKey: auctionsQueryOptions(next).queryKey });
@@ -140,7 +145,7 @@ export function AuctionList() {
                 {data.items.map((item) => (
                   <li key={item.id} className="flex">
                     <div className="flex w-full flex-col [&>*]:flex-1">
-                      <DealCard auction={item} from={currentUrl} />
+                      <DealCard auction={item} from={currentUrl} nearZip={query.nearZip || undefined} />
                     </div>
                   </li>
                 ))}

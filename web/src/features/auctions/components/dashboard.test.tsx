@@ -179,7 +179,18 @@ describe('dashboard filters, sort and pages', () => {
       'Deal Score (Low to High)',
       'Price (Low to High)',
       'Price (High to Low)',
+      'Distance (Nearest First)',
     ]);
+
+    // Near a ZIP code, within a radius: both sent and kept in the URL; the radius waits for a ZIP code.
+    const within300 = screen.getByLabelText('Within') as HTMLSelectElement;
+    expect(within300.disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('Near ZIP'), { target: { value: '50309' } });
+    expect(within300.disabled).toBe(false);
+    fireEvent.change(within300, { target: { value: '300' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply Filters' }));
+    await waitFor(() => expect(listCalls(calls).at(-1)).toMatchObject({ near: '50309', radius_miles: '300', page: '1' }));
+    expect(router.state.location.search).toContain('near=50309&radius_miles=300');
 
     const before = listCalls(calls).length;
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));

@@ -1,4 +1,4 @@
-import { CalendarClock, ExternalLink, ImageOff, MapPin } from 'lucide-react';
+import { CalendarClock, ExternalLink, ImageOff, MapPin, Navigation } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '../../../components/ui/badge.js';
@@ -10,9 +10,11 @@ import type { AuctionCard } from '../api/types.js';
 import { AuctionEndBadge } from './auction-end-badge.js';
 import { DealScoreBadge } from './deal-score-badge.js';
 import { WatchButton } from '../../watchlist/components/watch-button.js';
+import { distanceText } from '../near.js';
 
-export function DealCard({ auction, from }: { auction: AuctionCard; from?: string }) {
+export function DealCard({ auction, from, nearZip }: { auction: AuctionCard; from?: string; nearZip?: string }) {
   const [imageFailed, setImageFailed] = useState(false);
+  const distance = distanceText(auction.distance_miles, auction.location_precision);
   const endDate = formatEndDate(auction.auction_end_date);
   const showImage = auction.first_image && !imageFailed;
   return (
@@ -47,6 +49,14 @@ export function DealCard({ auction, from }: { auction: AuctionCard; from?: strin
             <span className="sr-only">Location: </span>
             {auction.location || 'Location not available'}
           </li>
+          {distance && (
+            <li className="flex items-center gap-1.5" data-testid="card-distance">
+              <Navigation className="h-4 w-4 shrink-0" aria-hidden />
+              <span className="sr-only">Distance: </span>
+              {distance}
+              {nearZip ? ` from ${nearZip}` : ''}
+            </li>
+          )}
           {endDate && (
             <li className="flex items-center gap-1.5">
               <CalendarClock className="h-4 w-4 shrink-0" aria-hidden />
@@ -61,7 +71,7 @@ export function DealCard({ auction, from }: { auction: AuctionCard; from?: strin
         </div>
         <div className="mt-auto flex gap-2 pt-2">
           <Button asChild className="flex-1">
-            <Link to={`/deal/${encodeURIComponent(auction.slug || String(auction.id))}`} state={from ? { from } : undefined} aria-label={`View details: ${auction.make_model}`}>
+            <Link to={`/deal/${encodeURIComponent(auction.slug || String(auction.id))}${nearZip ? `?near=${nearZip}` : ''}`} state={from ? { from } : undefined} aria-label={`View details: ${auction.make_model}`}>
               View Details
             </Link>
           </Button>

@@ -1,5 +1,5 @@
 import { AlertTriangle, ArrowLeft, ExternalLink, SearchX } from 'lucide-react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { Badge } from '../../../components/ui/badge.js';
 import { Button } from '../../../components/ui/button.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
@@ -15,6 +15,9 @@ import { ImageCarousel, usableImages } from './image-carousel.js';
 import { PriceHistoryCard } from './price-history-card.js';
 import { WatchButton } from '../../watchlist/components/watch-button.js';
 import { ValuationCard } from './valuation-card.js';
+import { DeliveredCard } from './delivered-card.js';
+import { zipOrEmpty } from '../dashboard-params.js';
+import { distanceText, rememberedNearZip } from '../near.js';
 
 /** The subtitle's three values: year, hours and condition, whichever are known. */
 export function dealSubtitle(deal: Pick<AuctionDetail, 'year' | 'hours' | 'condition'>): string {
@@ -44,7 +47,10 @@ function BackLink({ to }: { to: string }) {
 }
 
 export function DealDetail({ id }: { id: string }) {
-  const deal = useAuction(id);
+  // The buyer's ZIP code: the link's (from a dashboard searched near one), else the last one used here.
+  const [searchParams] = useSearchParams();
+  const nearZip = zipOrEmpty(searchParams.get('near')) || rememberedNearZip();
+  const deal = useAuction(id, nearZip || undefined);
   const back = useBackTarget();
   const isPremium = useIsPremium();
 
@@ -111,6 +117,11 @@ export function DealDetail({ id }: { id: string }) {
                 <div>
                   <dt className="text-slate-700">Location</dt>
                   <dd className="font-medium">{data.location || 'Location not available'}</dd>
+                  {nearZip && distanceText(data.distance_miles, data.location_precision) && (
+                    <dd className="text-slate-700" data-testid="deal-distance">
+                      {distanceText(data.distance_miles, data.location_precision)} from {nearZip}
+                    </dd>
+                  )}
                 </div>
                 <div>
                   <dt className="text-slate-700">Auction Ends</dt>
@@ -157,6 +168,7 @@ export function DealDetail({ id }: { id: string }) {
           </CardContent>
         </Card>
       )}
+      {nearZip && <DeliveredCard deal={data} nearZip={nearZip} />}
       <div className="grid gap-6 lg:grid-cols-2">
         <ValuationCard valuation={data.valuation} price={data.price} auctionEndDate={data.auction_end_date} scoreReason={data.deal_score === null ? data.score_reason : null} />
         <PriceHistoryCard history={data.price_history ?? []} currency={data.currency} isPremium={isPremium} />

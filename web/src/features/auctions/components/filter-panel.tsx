@@ -5,8 +5,10 @@ import { Card } from '../../../components/ui/card.js';
 import { Field, Label, inputClass } from '../../../components/ui/form.js';
 import { parsePriceInput } from '../../../lib/format-price.js';
 import type { AuctionFilters, NamedRef } from '../api/types.js';
+import { zipOrEmpty } from '../dashboard-params.js';
+import { RADIUS_OPTIONS } from '../near.js';
 
-type Draft = { category: string; priceMin: string; priceMax: string; location: string; searchQuery: string };
+type Draft = { category: string; priceMin: string; priceMax: string; location: string; searchQuery: string; nearZip: string; radiusMiles: string };
 
 function toDraft(f: AuctionFilters): Draft {
   return {
@@ -15,6 +17,8 @@ function toDraft(f: AuctionFilters): Draft {
     priceMax: f.priceMax === null ? '' : String(f.priceMax),
     location: f.location,
     searchQuery: f.searchQuery,
+    nearZip: f.nearZip,
+    radiusMiles: f.radiusMiles === null ? '' : String(f.radiusMiles),
   };
 }
 
@@ -25,6 +29,8 @@ function fromDraft(d: Draft): AuctionFilters {
     priceMax: parsePriceInput(d.priceMax),
     location: d.location.trim(),
     searchQuery: d.searchQuery.trim(),
+    nearZip: zipOrEmpty(d.nearZip),
+    radiusMiles: zipOrEmpty(d.nearZip) && d.radiusMiles !== '' ? Number(d.radiusMiles) : null,
   };
 }
 
@@ -86,6 +92,30 @@ export function FilterPanel({
           <Field label="Max Price" name="priceMax" type="number" inputMode="numeric" min={0} step="any" placeholder="Any" value={draft.priceMax} onChange={set('priceMax')} />
         </div>
         <Field label="Location" name="location" placeholder="State or city" maxLength={100} value={draft.location} onChange={set('location')} />
+        <div className="grid grid-cols-2 gap-3">
+          <Field
+            label="Near ZIP"
+            name="nearZip"
+            inputMode="numeric"
+            pattern="[0-9]{5}"
+            title="A 5-digit US ZIP code"
+            placeholder="e.g. 50309"
+            maxLength={5}
+            value={draft.nearZip}
+            onChange={set('nearZip')}
+          />
+          <div className="space-y-1.5">
+            <Label htmlFor={`${categoryId}-radius`}>Within</Label>
+            <select id={`${categoryId}-radius`} name="radiusMiles" className={inputClass} value={draft.radiusMiles} onChange={set('radiusMiles')} disabled={!/^\d{5}$/.test(draft.nearZip.trim())}>
+              <option value="">Any distance</option>
+              {RADIUS_OPTIONS.map((miles) => (
+                <option key={miles} value={String(miles)}>
+                  {miles} miles
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
         <div className="space-y-1.5">
           <Label htmlFor={`${categoryId}-search`}>Search</Label>
           <div className="flex gap-2">
@@ -111,7 +141,7 @@ export function FilterPanel({
             type="button"
             variant="ghost"
             onClick={() => {
-              setDraft(toDraft({ category: null, priceMin: null, priceMax: null, location: '', searchQuery: '' }));
+              setDraft(toDraft({ category: null, priceMin: null, priceMax: null, location: '', searchQuery: '', nearZip: '', radiusMiles: null }));
               onClear();
             }}
           >
