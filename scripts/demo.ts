@@ -10,7 +10,7 @@ import { accountsFor } from '../services/accounts/accounts-service.js';
 import { runServices } from '../services/runner.js';
 import { ConfigError, layeredEnvironment, parseConfig, type Config } from '../services/shared/config.js';
 import type { AppContext } from '../services/shared/context.js';
-import { findUserByEmail } from '../services/shared/repositories/users-repository.js';
+import { findUserByEmail, setUserZip } from '../services/shared/repositories/users-repository.js';
 import type { ServiceStarter } from '../services/shared/service.js';
 import { US_STATES } from '../services/shared/us-states.js';
 import type { Walkthrough } from './demo-site/demo-auction.js';
@@ -20,6 +20,8 @@ type DemoSite = Awaited<ReturnType<typeof startDemoSite>>;
 
 /** A local demo's login, printed on every start; nothing here is reachable beyond this machine. */
 export const DEMO_LOGIN = { email: 'demo@dealradar.local', password: 'iron-ridge-demo-2026' };
+/** Where the demo buyer is (Des Moines, Iowa: the middle of the demo's lots), so distances and prices delivered show at once. */
+export const DEMO_ZIP = '50309';
 
 // The demo's own defaults sit under `.env` and the environment (LOG_LEVEL=info brings the
 // detail back); its source and schedules sit over them.
@@ -44,7 +46,11 @@ function configOrExit(overrides: Record<string, string> = {}): Config {
 
 /** Registers the demo account once; later starts find it and print the same login. */
 async function ensureDemoAccount(ctx: AppContext): Promise<void> {
-  if (await findUserByEmail(ctx.database.db, DEMO_LOGIN.email)) return;
+  const existing = await findUserByEmail(ctx.database.db, DEMO_LOGIN.email);
+  if (existing) {
+    if (!existing.zip) await setUserZip(ctx.database.db, existing.id, DEMO_ZIP);
+    return;
+  }
   await accountsFor(ctx).register({
     email: DEMO_LOGIN.email,
     password1: DEMO_LOGIN.password,
@@ -53,6 +59,8 @@ async function ensureDemoAccount(ctx: AppContext): Promise<void> {
     last_name: 'Buyer',
     terms_accepted: true,
   });
+  const created = await findUserByEmail(ctx.database.db, DEMO_LOGIN.email);
+  if (created) await setUserZip(ctx.database.db, created.id, DEMO_ZIP);
 }
 
 /**

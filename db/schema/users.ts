@@ -10,6 +10,8 @@ export const users = pgTable(
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
     phone: text('phone').notNull().default(''),
+    /** Where the buyer is (issue 30): a US ZIP code, or null. */
+    zip: text('zip'),
     city: text('city').notNull().default(''),
     address: text('address').notNull().default(''),
     /** argon2id hash; null for accounts that only sign in with Google. */

@@ -5,6 +5,7 @@
  * dollars with the same price index the valuation model estimates from the same sales, are the
  * market value each demo lot's bidding is drawn around: the demo stays truthful to the model.
  */
+import { cityInState } from './demo-places.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CATEGORIES } from '../../services/shared/categories.js';
@@ -123,7 +124,7 @@ async function readFastIronMachines(sharedDir: string, limit: number, indexSales
       hours: record.hours,
       categoryId: record.categoryId,
       state: record.state,
-      city: null,
+      city: cityInState(record.state, record.salesId),
       marketValue: record.salePrice,
       soldPrice: record.salePrice,
       soldAt: record.saleDate,

@@ -53,6 +53,8 @@ export type Profile = {
   phone: string;
   city: string;
   address: string;
+  /** The buyer's US ZIP code ('' when none): distances and prices delivered are measured from it. */
+  zip: string;
 };
 
 export type SignInResult = { access_token: string; refresh_token: string; user: Profile };
@@ -101,6 +103,7 @@ export function toProfile(user: UserRow): Profile {
     phone: user.phone,
     city: user.city,
     address: user.address,
+    zip: user.zip ?? '',
   };
 }
 

@@ -31,6 +31,18 @@ describe('PUT /api/auth/profile/', () => {
     expect((await login(email, STRONG_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('keeps where the buyer is: a known ZIP code; omitted keeps it, empty clears it, a bad one is a 400', async () => {
+    const user = await registerUser(app);
+    expect(user.user).toMatchObject({ zip: '' });
+    const base = { first_name: 'Zed', last_name: 'Zip', email: user.user.email };
+    expect((await putProfile(user.access_token, { ...base, zip: '50309' })).json()).toMatchObject({ zip: '50309' });
+    expect((await putProfile(user.access_token, { ...base, city: 'Des Moines' })).json()).toMatchObject({ zip: '50309', city: 'Des Moines' });
+    const bad = await putProfile(user.access_token, { ...base, zip: '00000' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ zip: ['zip: Enter a US ZIP code (5 digits).'], detail: 'zip: Enter a US ZIP code (5 digits).' });
+    expect((await putProfile(user.access_token, { ...base, zip: '' })).json()).toMatchObject({ zip: '' });
+  });
+
   it('clears optional fields sent empty or left out', async () => {
     const user = await registerUser(app, { phone: '555', city: 'Boise', address: '1 Road' });
     const res = await putProfile(user.access_token, { first_name: 'Dana', last_name: 'Miller', email: user.user.email, phone: '', city: null });

@@ -37,6 +37,7 @@ describe('POST /api/auth/register/', () => {
       phone: '+1 555 0100',
       city: 'Austin',
       address: '1 Main St',
+      zip: '',
     });
     const stored = await findUserByEmail(ctx.database.db, email);
     expect(stored?.passwordHash).toMatch(/^\$argon2id\$/);

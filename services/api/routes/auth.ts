@@ -5,6 +5,7 @@
  * stored verbatim, never a 500. Login, register and reset are rate-limited per IP here and per
  * e-mail address in the accounts service.
  */
+import { lookupZip } from '../../shared/geo/gazetteer.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountsFor, MESSAGES } from '../../accounts/accounts-service.js';
@@ -71,6 +72,7 @@ const profile = z.object({
   phone: z.string(),
   city: z.string(),
   address: z.string(),
+  zip: z.string().describe("The buyer's US ZIP code, '' when none (issue 30)."),
 });
 
 const signInResponse = z.object({ access_token: z.string(), refresh_token: z.string(), user: profile });
@@ -95,6 +97,12 @@ const profileBody = z.object({
   phone: optionalText(32),
   city: optionalText(255),
   address: optionalText(500),
+  zip: z
+    .string({ error: typeError('string') })
+    .trim()
+    .refine((v) => v === '' || lookupZip(v) !== null, 'Enter a US ZIP code (5 digits).')
+    .nullish()
+    .describe("The buyer's US ZIP code; '' or null clears it; omitted keeps it."),
 });
 
 const bearer = [{ bearer: [] }];
@@ -198,6 +206,8 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           phone: body.phone ?? '',
           city: body.city ?? '',
           address: body.address ?? '',
+          // omitted: kept (clients that predate it send none)
+          ...(body.zip === undefined ? {} : { zip: body.zip ? body.zip.slice(0, 5) : null }),
         });
       },
     );

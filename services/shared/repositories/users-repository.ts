@@ -16,7 +16,12 @@ export type NewUser = {
   googleSub?: string | null;
 };
 
-export type ProfileFields = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'phone' | 'city' | 'address'>;
+export type ProfileFields = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'phone' | 'city' | 'address'> & { zip?: string | null };
+
+/** Sets where the buyer is (a ZIP code the caller checked), or clears it. */
+export async function setUserZip(db: DbOrTx, id: number, zip: string | null): Promise<void> {
+  await db.update(users).set({ zip, updatedAt: sql`now()` }).where(eq(users.id, id));
+}
 
 export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id));

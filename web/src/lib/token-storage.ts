@@ -10,6 +10,8 @@ export type StoredUser = {
   phone?: string;
   city?: string;
   address?: string;
+  /** The buyer's US ZIP code ('' when none). */
+  zip?: string;
 };
 
 function storage(): Storage | null {

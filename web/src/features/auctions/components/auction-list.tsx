@@ -1,5 +1,5 @@
 import { AlertTriangle, PackageSearch, SlidersHorizontal } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.js';
@@ -12,6 +12,7 @@ import type { AuctionFilters, AuctionQuery } from '../api/types.js';
 import { EMPTY_FILTERS, queryFromSearchParams, searchParamsFromQuery } from '../dashboard-params.js';
 import { DealCard } from './deal-card.js';
 import { rememberNearZip } from '../near.js';
+import { useAuth } from '../../../lib/auth.js';
 import { FilterPanel } from './filter-panel.js';
 
 /**
@@ -42,6 +43,20 @@ function dealsFoundText(n: number): string {
 export function AuctionList() {
   const [searchParams, setSearchParams] = useSearchParams();
   const query = queryFromSearchParams(searchParams);
+  // A buyer whose profile has a ZIP code sees distances from it at once: the first visit without
+  // `near` in the URL takes it (once: Clear All or a ZIP code removed stays removed).
+  const profileZip = useAuth().user?.zip ?? '';
+  const nearDefaulted = useRef(false);
+  useEffect(() => {
+    if (nearDefaulted.current) return;
+    nearDefaulted.current = true;
+    if (/^\d{5}$/.test(profileZip) && !searchParams.has('near')) {
+      const params = new URLSearchParams(searchParams);
+      params.set('near', profileZip);
+      rememberNearZip(profileZip);
+      setSearchParams(params, { replace: true });
+    }
+  }, [profileZip, searchParams, setSearchParams]);
   const queryClient = useQueryClient();
   // On small screens the filter panel folds away behind a button so results come first.
   const [filtersOpen, setFiltersOpen] = useState(false);

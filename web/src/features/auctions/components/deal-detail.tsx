@@ -16,6 +16,7 @@ import { PriceHistoryCard } from './price-history-card.js';
 import { WatchButton } from '../../watchlist/components/watch-button.js';
 import { ValuationCard } from './valuation-card.js';
 import { DeliveredCard } from './delivered-card.js';
+import { useAuth } from '../../../lib/auth.js';
 import { zipOrEmpty } from '../dashboard-params.js';
 import { distanceText, rememberedNearZip } from '../near.js';
 
@@ -49,7 +50,8 @@ function BackLink({ to }: { to: string }) {
 export function DealDetail({ id }: { id: string }) {
   // The buyer's ZIP code: the link's (from a dashboard searched near one), else the last one used here.
   const [searchParams] = useSearchParams();
-  const nearZip = zipOrEmpty(searchParams.get('near')) || rememberedNearZip();
+  const profileZip = zipOrEmpty(useAuth().user?.zip ?? null);
+  const nearZip = zipOrEmpty(searchParams.get('near')) || rememberedNearZip() || profileZip;
   const deal = useAuction(id, nearZip || undefined);
   const back = useBackTarget();
   const isPremium = useIsPremium();
