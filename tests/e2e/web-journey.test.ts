@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfillListingPlaces } from '../../services/crawler/place-backfill.js';
 import { insertListings, insertPriceObservations, insertSource, type ListingFixture } from '../support/listing-fixtures.js';
 import { launchChromium, screenshotPath, startImageHost, startWebStack, type WebStack } from '../support/web-stack.js';
 
@@ -164,6 +165,8 @@ beforeAll(async () => {
     },
   ]);
   featuredSlug = featured!.slug;
+  // Placed on the map as the crawler would place them (by city and state).
+  await backfillListingPlaces(db);
   await insertPriceObservations(db, featured!.id, [
     { observedAt: new Date(Date.now() - 9 * day), price: 70_000, currentBid: 70_000, bidCount: 1 },
     { observedAt: new Date(Date.now() - 6 * day), price: 76_000, currentBid: 76_000, bidCount: 3 },
@@ -429,4 +432,62 @@ describe('web app in Chromium against the real API and database', () => {
     await page.getByText('Login Successful').waitFor();
     await page.getByRole('heading', { level: 1, name: 'Caterpillar 320 GC' }).waitFor();
   }, 60_000);
+
+  it('near a ZIP code: distances on the cards, a radius, nearest first, and the price delivered on the deal page', async () => {
+    const page = await newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByText('51 deals found').waitFor();
+
+    // Des Moines, Iowa: every card now says how far it is.
+    let listed = waitForList(page, (q) => q.get('near') === '50309');
+    await page.getByLabel('Near ZIP').fill('50309');
+    await page.getByRole('button', { name: 'Apply Filters' }).click();
+    await listed;
+    await expect.poll(() => page.getByTestId('card-distance').count()).toBe(15);
+    const distances = await page.getByTestId('card-distance').allTextContents();
+    expect(distances.every((t) => /^Distance: about [\d,]+ mi from 50309$/.test(t.trim()))).toBe(true);
+
+    // Within 300 miles: only the 8 lots in Des Moines (Denver, Dallas, Columbus, Atlanta, Houston are farther).
+    listed = waitForList(page, (q) => q.get('radius_miles') === '300');
+    await page.getByLabel('Within').selectOption('300');
+    await page.getByRole('button', { name: 'Apply Filters' }).click();
+    await listed;
+    await page.getByText('8 deals found').waitFor();
+    expect(new URL(page.url()).searchParams.get('radius_miles')).toBe('300');
+    expect(new URL(page.url()).searchParams.get('near')).toBe('50309');
+    await expect.poll(() => page.getByTestId('card-distance').count()).toBe(8);
+    for (const t of await page.getByTestId('card-distance').allTextContents()) expect(t.trim()).toMatch(/^Distance: about \d mi from 50309$/);
+
+    // Any distance, nearest first: Des Moines' lots lead, Houston's featured excavator is not first.
+    listed = waitForList(page, (q) => q.get('sort_by') === 'distance' && !q.has('radius_miles'));
+    await page.getByLabel('Within').selectOption('');
+    await page.getByRole('button', { name: 'Apply Filters' }).click();
+    await page.getByLabel('Sort by').selectOption('distance');
+    await listed;
+    await expect.poll(async () => (await page.getByTestId('card-distance').first().textContent())?.trim()).toMatch(/^Distance: about \d mi from 50309$/);
+    await shoot(page, 'dashboard-near-desktop');
+
+    // The featured excavator from Houston: its distance and the price delivered to 50309.
+    await page.goto(`/deal/${featuredSlug}?near=50309`);
+    await page.getByRole('heading', { level: 1, name: 'Caterpillar 320 GC' }).waitFor();
+    await page.getByTestId('delivered').waitFor();
+    await expect(page.getByTestId('deal-distance').textContent()).resolves.toMatch(/^about [\d,]+ mi from 50309$/);
+    const delivered = page.getByTestId('delivered');
+    await delivered.getByText('Delivered to 50309').waitFor();
+    await delivered.getByText('$84,500').waitFor();
+    await delivered.getByText('Not stated').waitFor();
+    // A 20-ton excavator ~800 miles away (~960 road miles) on a lowboy at $4–6 a mile.
+    const haul = (await page.getByTestId('delivered-haul').textContent())!;
+    const [low, high] = haul.split('–').map((t) => Number(t.replace(/[^0-9]/g, '')));
+    expect(low).toBeGreaterThan(3000);
+    expect(high).toBeGreaterThan(low!);
+    const total = (await page.getByTestId('delivered-total').textContent())!;
+    expect(total.split('–').map((t) => Number(t.replace(/[^0-9]/g, '')))).toEqual([84_500 + low!, 84_500 + high!]);
+    await expect(delivered.textContent()).resolves.toContain('lowboy');
+    await shoot(page, 'deal-delivered-desktop');
+  }, 90_000);
 });
