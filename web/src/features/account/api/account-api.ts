@@ -2,7 +2,7 @@
 import { apiRequest } from '../../../lib/api-client.js';
 import type { User } from '../../../lib/auth.js';
 
-export type ProfileInput = { first_name: string; last_name: string; email: string; phone: string; city: string; address: string };
+export type ProfileInput = { first_name: string; last_name: string; email: string; phone: string; city: string; address: string; zip: string };
 
 export type Plan = { id: string; name?: string; price: number; billing_cycle: string; features?: string[] };
 

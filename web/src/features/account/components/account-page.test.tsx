@@ -31,7 +31,7 @@ describe('account: profile', () => {
     expect(screen.getByText('Manage your profile and subscription')).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Profile' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByText('Dana')).toBeTruthy();
-    expect(screen.getAllByText('Not provided')).toHaveLength(3);
+    expect(screen.getAllByText('Not provided')).toHaveLength(4); // phone, city, address, ZIP code
     fireEvent.click(screen.getByRole('button', { name: 'Edit Profile' }));
     type('First Name', 'Changed');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -60,7 +60,16 @@ describe('account: profile', () => {
     expect(screen.getByText('Your profile information has been updated successfully.')).toBeTruthy();
     expect(screen.getByText('Austin')).toBeTruthy();
     const put = calls.find((c) => c.method === 'PUT')!;
-    expect(put.body).toEqual({ first_name: 'Dana', last_name: 'Reyes', email: 'dana@example.com', phone: '', city: 'Austin', address: '' });
+    expect(put.body).toEqual({ first_name: 'Dana', last_name: 'Reyes', email: 'dana@example.com', phone: '', city: 'Austin', address: '', zip: '' });
+
+    // Where the buyer is: a ZIP code, checked on the client, sent with the profile.
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Profile' }));
+    fireEvent.change(screen.getByLabelText(/^ZIP Code/), { target: { value: '5030' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Enter a US ZIP code (5 digits)')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^ZIP Code/), { target: { value: '50309' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').at(-1)!.body).toMatchObject({ zip: '50309' }));
     expect(calls.filter((c) => c.path === '/api/auth/profile/' && c.method === 'GET').length).toBeGreaterThanOrEqual(2);
   });
 

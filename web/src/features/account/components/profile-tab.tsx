@@ -14,6 +14,8 @@ const FIELDS: Array<{ key: keyof ProfileInput; label: string; type?: string; aut
   { key: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel' },
   { key: 'city', label: 'City', autoComplete: 'address-level2' },
   { key: 'address', label: 'Address', autoComplete: 'street-address' },
+  // Where the buyer is: the dashboard's distances and the deal page's price delivered start from it.
+  { key: 'zip', label: 'ZIP Code', autoComplete: 'postal-code' },
 ];
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -26,6 +28,7 @@ function profileValues(user: User): ProfileInput {
     phone: user.phone ?? '',
     city: user.city ?? '',
     address: user.address ?? '',
+    zip: user.zip ?? '',
   };
 }
 
@@ -36,6 +39,7 @@ export function validateProfile(values: ProfileInput): Partial<Record<keyof Prof
   if (!values.last_name.trim()) errors.last_name = 'Last name is required';
   if (!values.email.trim()) errors.email = 'Email is required';
   else if (!EMAIL_PATTERN.test(values.email.trim())) errors.email = 'Enter a valid email address';
+  if (values.zip.trim() && !/^\d{5}$/.test(values.zip.trim())) errors.zip = 'Enter a US ZIP code (5 digits)';
   return errors;
 }
 
