@@ -151,7 +151,7 @@ export async function prepareHarness(opts: { adminUrl: string; template: string;
   try {
     await syncSourcesFromConfig(ctx, createRegistry());
     const user = await insertUser(ctx.database.db, { email: 'buyer@dealradar.test', firstName: 'Fault', lastName: 'Suite', passwordHash: 'x' });
-    const criteria = { priceMin: null, priceMax: null, state: null, condition: null, deliveryMethod: 'email' as const, dealLevel: 'good' as const, minDealScore: 0, includeUnscored: true, keywords: null, keywordTerms: null, isActive: true };
+    const criteria = { priceMin: null, priceMax: null, state: null, condition: null, deliveryMethod: 'email' as const, dealLevel: 'good' as const, minDealScore: 0, includeUnscored: true, keywords: null, keywordTerms: null, isActive: true, nearZip: null, nearLat: null, nearLon: null, radiusMiles: null };
     for (const category of CATEGORIES) {
       await insertAlertWithinLimit(ctx.database.db, user!.id, { ...criteria, categoryId: category.id, frequency: 'instant' }, null);
       await insertAlertWithinLimit(ctx.database.db, user!.id, { ...criteria, categoryId: category.id, frequency: 'daily' }, null);
