@@ -14,12 +14,14 @@ import { saleSource, trainFairValueModel, type FairValueModel } from '../../serv
 import { westAuctionToSale } from '../../services/valuation/westauction-sales.js';
 import { fastIronToSale } from '../../services/valuation/fastiron-sales.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
+import { DEAL_FLAG_MULTIPLES, dealFlags, type DealFlags } from '../../services/scorer/deal-flags.js';
+import { writeFile } from 'node:fs/promises';
 import { parseArgs, type CliCommand } from './command.js';
 import { textTable } from './table.js';
 
 export const MODEL_EVAL_USAGE =
-  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--json]\n' +
-  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--json]';
+  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--save-model <file>] [--json]\n' +
+  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--save-model <file>] [--json]';
 
 export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
   const v = flags[name];
@@ -99,9 +101,42 @@ function printProtocol(figures: ProtocolFigures, out: (line: string) => void) {
     out(line);
 }
 
+function hoursFlag(flags: Record<string, string | true>): number | undefined {
+  const v = flags['offers-for-hours'];
+  if (v === undefined) return undefined;
+  const h = typeof v === 'string' ? Number(v) : NaN;
+  if (!Number.isFinite(h) || h < 0) throw new UsageError('--offers-for-hours needs a number of hours (0 or more)');
+  return h;
+}
+
+/**
+ * The deal levels on the test sales, each offered at k × its sold price (scorer/deal-flags.ts):
+ * closed, or open auctions with `--offers-for-hours` left.
+ */
+function runDealFlags(model: FairValueModel, train: TrainingSale[], test: TrainingSale[], flags: Record<string, string | true>, out: (line: string) => void): DealFlags {
+  const hoursLeft = hoursFlag(flags);
+  const started = performance.now();
+  const shares = dealFlags(model, train, test, { hoursLeft });
+  out(`deal flags: every test sale offered at k × its sold price, ${hoursLeft === undefined ? 'as a closed listing' : `as an open auction with ${hoursLeft} h left`} (scored as the scorer scores; ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  for (const line of textTable(
+    ['k', 'scored', 'good or better', 'excellent', 'poor'],
+    DEAL_FLAG_MULTIPLES.map((k) => {
+      const f = shares[String(k)]!;
+      return [String(k), pct(f.scored), pct(f.good_or_better), pct(f.excellent), pct(f.poor)];
+    }),
+  ))
+    out(line);
+  return shares;
+}
+
+async function saveModel(model: FairValueModel, flags: Record<string, string | true>): Promise<void> {
+  if (typeof flags['save-model'] === 'string') await writeFile(flags['save-model'], JSON.stringify(model.toJSON()));
+}
+
 const WEST_TEST_FROM = new Date('2025-07-01T00:00:00Z');
 
 async function runWestProtocol(flags: Record<string, string | true>, out: (line: string) => void): Promise<number> {
+  hoursFlag(flags);
   const dir = typeof flags.data === 'string' ? flags.data : path.resolve('../shared/data');
   const fi = path.join(dir, 'bulldozers');
   const fastIron = [
@@ -133,9 +168,11 @@ async function runWestProtocol(flags: Record<string, string | true>, out: (line:
   for (const [source, h] of Object.entries(model.data.holdout.bySource ?? {})) {
     out(`training period, latest ${h.rows} ${source} sales held out: RMSLE ${h.rmsle.toFixed(4)}, median log error ${h.medianLogError.toFixed(4)}`);
   }
+  await saveModel(model, flags);
   const figures = protocolFigures(protocolRows(model, train, test));
   printProtocol(figures, out);
-  if (flags.json) out(JSON.stringify(figures));
+  const deal_flags = runDealFlags(model, train, test, flags, out);
+  if (flags.json) out(JSON.stringify({ ...figures, deal_flags }));
   return 0;
 }
 
@@ -147,6 +184,7 @@ export async function runModelEval(args: string[], out: (line: string) => void =
       return await runWestProtocol(flags, out);
     }
     if (typeof flags.train !== 'string' || typeof flags.test !== 'string') throw new UsageError('--train and --test are required');
+    hoursFlag(flags);
     const trainBefore = dateFlag(flags, 'train-before');
     const testFrom = dateFlag(flags, 'test-from');
     const testBefore = dateFlag(flags, 'test-before');
@@ -172,9 +210,11 @@ export async function runModelEval(args: string[], out: (line: string) => void =
     const rows = [row('boosted trees (fair value)', figures), row('baseline: per-model median', baseline)];
     for (const line of textTable(Object.keys(rows[0]!), rows.map((r) => Object.values(r)))) out(line);
     out(`predicted ${test.sales.length} in ${(predictSeconds * 1000).toFixed(0)} ms`);
+    await saveModel(model, flags);
     const protocol = protocolFigures(protocolRows(model, train.sales, test.sales));
     out(`below the range ${pct(protocol.below_range)}, above ${pct(protocol.above_range)}; valued ${pct(protocol.valued_share)}`);
-    if (flags.json) out(JSON.stringify(protocol));
+    const deal_flags = runDealFlags(model, train.sales, test.sales, flags, out);
+    if (flags.json) out(JSON.stringify({ ...protocol, deal_flags }));
     return 0;
   } catch (err) {
     if (err instanceof UsageError || (err as NodeJS.ErrnoException).code === 'ENOENT') {

@@ -10,6 +10,7 @@ import { fitTitleWords, titleWordColumns, TITLE_WORD_SPECS, type TitleWords } fr
 import { fitLotNeighbours, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
 import { comparableToday, estimatePriceIndex, inDollarsOf, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
+import { knotsFromRange, residualKnots } from './market-distribution.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
 const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS, ...LATER_FEATURE_SPECS, ...TITLE_WORD_SPECS];
@@ -114,7 +115,11 @@ function withImputedHours(rows: ValuationInput[], hoursPerYear: Record<string, n
   });
 }
 
-export type RangeQuantiles = { low: number; high: number; samples: number };
+/**
+ * A range in log residuals, and the residuals' quantiles at KNOT_PROBS (market-distribution.ts):
+ * the predictive distribution the deal score reads (absent in models stored before it).
+ */
+export type RangeQuantiles = { low: number; high: number; samples: number; knots?: number[] };
 
 export type SerializedFairValueModel = {
   format: 'fair-value-v1';
@@ -124,7 +129,16 @@ export type SerializedFairValueModel = {
   /** Further boosted models (other seeds: their own row and column samples); the fair value averages all. */
   extraGbdts?: SerializedGbdt[];
   /** log-residual quantiles per support bucket (index) and overall. */
-  ranges: { overall: RangeQuantiles; byBucket: (RangeQuantiles | null)[]; bySource?: Record<string, RangeQuantiles> };
+  ranges: {
+    overall: RangeQuantiles;
+    byBucket: (RangeQuantiles | null)[];
+    bySource?: Record<string, RangeQuantiles>;
+    /**
+     * Per `source|category id`, how wide that type's held-out errors spread against its source's
+     * (ratio of interquartile ranges): the deal score's distribution is its source's, scaled by it.
+     */
+    typeScale?: Record<string, number>;
+  };
   /** Title words' mean log prices (title-words.ts). */
   titleWords?: TitleWords;
   /** Training sales per type (category id): a type with too few is not valued. */
@@ -153,7 +167,11 @@ export type SerializedFairValueModel = {
   neighbourBlend?: number;
 };
 
-export type Valuation = { fairValue: number; low: number; high: number; logPrice: number; support: number };
+/**
+ * `knots`: the predictive distribution of log(1 + market value) − logPrice (market-distribution.ts);
+ * `ownMarket`: whether it was measured on the listing's own source (else borrowed from all sales).
+ */
+export type Valuation = { fairValue: number; low: number; high: number; logPrice: number; support: number; knots: number[]; ownMarket: boolean };
 
 const supportKey = (r: ValuationInput) => `${r.categoryId ?? ''}|${normaliseModel(r.model) ?? normaliseModel(r.modelFamily) ?? ''}`;
 
@@ -253,7 +271,8 @@ export class FairValueModel {
     return inputs.map((input, i) => {
       const support = this.support(input);
       // a source's own range first: an online surplus auction's hammer prices scatter wider than a dealer auction's
-      const range = this.data.ranges.bySource?.[saleSource(input)] ?? this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
+      const own = this.data.ranges.bySource?.[saleSource(input)];
+      const range = own ?? this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
       const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), this.data.neighbourBlend);
       return {
         logPrice: l,
@@ -261,6 +280,8 @@ export class FairValueModel {
         low: Math.expm1(l + range.low),
         high: Math.expm1(l + range.high),
         support,
+        knots: scaled(range.knots ?? knotsFromRange(range.low, range.high), own ? this.data.ranges.typeScale?.[`${saleSource(input)}|${input.categoryId}`] : undefined),
+        ownMarket: own !== undefined,
       };
     });
   }
@@ -268,6 +289,17 @@ export class FairValueModel {
   value(input: ValuationInput): Valuation {
     return this.valueAll([input])[0]!;
   }
+}
+
+const scaled = (knots: number[], scale: number | undefined) => (scale === undefined ? knots : knots.map((k) => k * scale));
+
+/** A type needs this many held-out sales of its source to get its own spread (typeScale). */
+const MIN_TYPE_HOLDOUT = 150;
+
+/** Interquartile range of values (any order). */
+function spread(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return quantile(sorted, 0.75) - quantile(sorted, 0.25);
 }
 
 /**
@@ -531,7 +563,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const tail = (1 - coverage) / 2;
   const quantiles = (values: number[]): RangeQuantiles => {
     const sorted = [...values].sort((a, b) => a - b);
-    return { low: quantile(sorted, tail), high: quantile(sorted, 1 - tail), samples: sorted.length };
+    return { low: quantile(sorted, tail), high: quantile(sorted, 1 - tail), samples: sorted.length, knots: residualKnots(sorted) ?? undefined };
   };
   // the range is the same band of errors around the shifted prediction
   const sortedAll = [...all].sort((a, b) => a - b);
@@ -553,9 +585,26 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const sourceQuantiles = (source: string, values: number[]): RangeQuantiles => {
     if (source === 'fastiron') return quantiles(shifted(values));
     const sorted = shifted(values).sort((a, b) => a - b);
-    return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length };
+    return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length, knots: residualKnots(sorted) ?? undefined };
   };
   const rangesBySource = Object.fromEntries([...residualsBySource].filter(([, v]) => v.length >= MIN_SOURCE_HOLDOUT).map(([k, v]) => [k, sourceQuantiles(k, v)]));
+  // per type, how much wider or narrower its errors spread than its source's: Fast Iron's backhoe
+  // loaders land within ±0.19 log of the value, its graders ±0.31 — one spread for both over-claims
+  // graders and under-claims backhoes
+  const residualsByType = new Map<string, number[]>();
+  holdout.forEach((r, i) => {
+    const key = `${saleSource(r)}|${r.categoryId}`;
+    let list = residualsByType.get(key);
+    if (!list) residualsByType.set(key, (list = []));
+    list.push(all[i]!);
+  });
+  const typeScale: Record<string, number> = {};
+  for (const [key, values] of residualsByType) {
+    const source = key.slice(0, key.lastIndexOf('|'));
+    if (values.length < MIN_TYPE_HOLDOUT || !rangesBySource[source]) continue;
+    const ratio = spread(values) / Math.max(1e-6, spread(residualsBySource.get(source)!));
+    typeScale[key] = Math.round(Math.min(1.6, Math.max(0.6, ratio)) * 1000) / 1000;
+  }
   const typeSales: Record<string, number> = {};
   for (const s of usable) typeSales[String(s.categoryId)] = (typeSales[String(s.categoryId)] ?? 0) + 1;
 
@@ -570,7 +619,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
       targetEncoding: fitTe,
       gbdt: firstMembers[0]!.model.toJSON(),
       extraGbdts: firstMembers.slice(1).map((f) => f.model.toJSON()),
-      ranges: { overall, byBucket, bySource: rangesBySource },
+      ranges: { overall, byBucket, bySource: rangesBySource, typeScale },
       modelSupport: fitSupport,
       typeSales,
       priceIndex,
@@ -606,7 +655,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     targetEncoding,
     gbdt: finals[0]!.toJSON(),
     extraGbdts: finals.slice(1).map((m) => m.toJSON()),
-    ranges: { overall, byBucket, bySource: rangesBySource },
+    ranges: { overall, byBucket, bySource: rangesBySource, typeScale },
     modelSupport: countSupport(usable),
     typeSales,
     priceIndex,

@@ -122,17 +122,18 @@ type Prepared = { kind: 'none'; result: ListingScore } | { kind: 'value'; ranked
 /** The checks and comparables before the model is asked: the part one-at-a-time and batch share. */
 function prepare(listing: ListingToScore, model: FairValueModel, candidates: ComparableCandidate[], now: Date): Prepared {
   if (!model.valuesType(listing.categoryId)) return { kind: 'none', result: none('unsupported-type') };
-  // a listing without a model is valued from its make, type and title; without a make either there is nothing to compare
-  if (!listing.model && !listing.modelFamily && !listing.make) return { kind: 'none', result: none('no-model-or-family') };
-  const ranked = selectComparables(listing, candidates, now, 5);
-  if (ranked.length === 0) return { kind: 'none', result: none('no-comparables') };
+  // A listing without a model is valued from its make, type and words; one without comparables too:
+  // its deal score then claims less (deal-score.ts widens the distribution without their support),
+  // rather than nothing — on later West lots abstaining left 98% of lots unscored.
+  const ranked = listing.model || listing.modelFamily || listing.make ? selectComparables(listing, candidates, now, 5) : [];
   const input = listingValuationInput(listing, now);
   return { kind: 'value', ranked, input: model.withTypicalAttributes({ ...input, soldAt: model.valuationDate(input.soldAt) }) };
 }
 
 /** The score from the model's valuation: the part after the model. */
 function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedComparable[], input: ValuationInput, valuation: Valuation, now: Date): ListingScore {
-  const confidence = round2(comparablesSupport(ranked) * rangeFactor(valuation.low, valuation.high));
+  const support = comparablesSupport(ranked);
+  const confidence = round2(support * rangeFactor(valuation.low, valuation.high));
   const asOf = input.soldAt;
   const base: Omit<ListingScore, 'reason' | 'dealScore' | 'reasonText'> = {
     fairValue: roundMoney(valuation.fairValue),
@@ -155,6 +156,9 @@ function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedCo
     fairValue: valuation.fairValue,
     low: valuation.low,
     high: valuation.high,
+    knots: valuation.knots,
+    // a source with its own measured distribution already counts how little support its lots have
+    support: valuation.ownMarket ? undefined : support,
     confidence,
     status: listing.status,
     auctionEndAt: listing.auctionEndAt,

@@ -167,7 +167,8 @@ describe('scoring before the first model, and in batches', () => {
     expect(batch).toEqual(single);
     // the comparison means something: scored and unscored listings, comparables in today's dollars
     expect(single.filter((r) => r.dealScore !== null).length).toBeGreaterThanOrEqual(4);
-    expect(single.filter((r) => r.dealScore === null && r.scoreReason !== null).length).toBeGreaterThanOrEqual(3);
+    // (no price, a type the history does not cover; an unknown model is valued from its type and words)
+    expect(single.filter((r) => r.dealScore === null && r.scoreReason !== null).length).toBeGreaterThanOrEqual(2);
     const comparables = single[0]!.comparables as Array<Record<string, unknown>>;
     expect(comparables.length).toBeGreaterThan(0);
     expect(comparables[0]).toHaveProperty('original_price');

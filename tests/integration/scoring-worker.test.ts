@@ -145,16 +145,19 @@ describe('scoring worker', () => {
     expect(earlyRow.dealScore!).toBeLessThan(600);
   });
 
-  it('a listing without comparables, or of a type the history does not cover, gets null, not a guess', async () => {
-    const unknownModel = await addListing({ make: 'Nobody', model: 'ZX9000', modelFamily: 'ZX9000', year: 2015, price: 1000, priceUsd: 1000 });
+  it('a listing of a type the history does not cover gets null, not a guess; one without comparables is valued from its type and words', async () => {
     const crane = await addListing({ categoryId: CRANES, make: 'Grove', model: 'RT890E', modelFamily: 'RT890', year: 2010, price: 1000, priceUsd: 1000 });
-    for (const id of [unknownModel, crane]) {
-      const row = await scoreThroughQueue(id);
-      expect(row.dealScore).toBeNull();
-      expect(row.fairValue).toBeNull();
-      expect(row.comparables).toBeNull();
-      expect(row.modelVersion).toBe(modelVersion);
-    }
+    const row = await scoreThroughQueue(crane);
+    expect(row.dealScore).toBeNull();
+    expect(row.fairValue).toBeNull();
+    expect(row.comparables).toBeNull();
+    expect(row.modelVersion).toBe(modelVersion);
+    const unknownModel = await addListing({ make: 'Nobody', model: 'ZX9000', modelFamily: 'ZX9000', year: 2015, price: 1000, priceUsd: 1000 });
+    const valued = await scoreThroughQueue(unknownModel);
+    expect(valued.fairValue).not.toBeNull();
+    expect(valued.comparables).toEqual([]);
+    expect(valued.valuationConfidence).toBe(0);
+    expect(valued.modelVersion).toBe(modelVersion);
   });
 
   it('rescore-all after a new model rescores every listing with that version', async () => {

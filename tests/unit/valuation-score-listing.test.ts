@@ -52,14 +52,17 @@ describe('scoring a listing', () => {
 
   it('gives null for an unknown type, no comparables, or no price', () => {
     expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now)).toMatchObject({ dealScore: null, fairValue: null, reason: 'unsupported-type' });
-    expect(scoreListing({ ...listing, model: 'ZZ1', modelFamily: 'ZZ' }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-comparables' });
-    expect(scoreListing({ ...listing, model: null, modelFamily: null, make: null }, model, comps, now)).toMatchObject({ dealScore: null, reason: 'no-model-or-family' });
+    // without comparables (or anything to find them by) a listing is still valued, from its type and words, and its score claims less
+    const unknownModel = scoreListing({ ...listing, model: 'ZZ1', modelFamily: 'ZZ' }, model, comps, now);
+    expect(unknownModel).toMatchObject({ reason: 'scored', comparables: [], valuationConfidence: 0 });
+    expect(unknownModel.fairValue).not.toBeNull();
+    expect(scoreListing({ ...listing, model: null, modelFamily: null, make: null }, model, comps, now)).toMatchObject({ reason: 'scored', comparables: [] });
     // a listing that names only its make compares with sales of that make
     const byMake = comps.map((c) => ({ ...c, make: 'CATERPILLAR' }));
     const makeOnly = scoreListing({ ...listing, model: null, modelFamily: null, title: 'Caterpillar Wheel Loader' }, model, byMake, now);
     expect(makeOnly.comparables).toHaveLength(5);
     expect(makeOnly.fairValue).not.toBeNull();
-    expect(scoreListing({ ...listing, model: null, modelFamily: null }, model, comps, now).reason).toBe('no-comparables');
+    expect(scoreListing({ ...listing, model: null, modelFamily: null }, model, comps, now).comparables).toEqual([]);
     const noPrice = scoreListing({ ...listing, priceUsd: null }, model, comps, now);
     expect(noPrice.dealScore).toBeNull();
     expect(noPrice.reason).toBe('no-price');
@@ -81,7 +84,7 @@ describe('the scoring contract', () => {
     const together = scoreListings(batch, model, candidatesFor, now);
     const alone = batch.map((l) => scoreListing(l, model, candidatesFor(l), now));
     expect(together).toEqual(alone);
-    expect(together.map((s) => s.reason)).toEqual(['scored', 'scored', 'unsupported-type', 'no-comparables', 'no-comparables', 'scored']);
+    expect(together.map((s) => s.reason)).toEqual(['scored', 'scored', 'unsupported-type', 'no-price', 'scored', 'scored']);
   });
 
   it('says as of when the value is, shows each comparable at its sale price and in those dollars', () => {
@@ -98,7 +101,6 @@ describe('the scoring contract', () => {
   it('gives the buyer a reason whenever there is no score', () => {
     expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now).reasonText).toBe('Not enough sales of this type yet');
     expect(scoreListing({ ...listing, priceUsd: null }, model, comps, now).reasonText).toBe('No price to compare yet');
-    expect(scoreListing({ ...listing, model: 'ZZ1', modelFamily: 'ZZ' }, model, comps, now).reasonText).toMatch(/^Not enough sales/);
     expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now).asOf).toBeNull();
   });
 });
