@@ -8,6 +8,7 @@
 import type { AlertDealLevel, NotificationEvent } from '../../db/schema/alerts.js';
 import type { Condition } from '../../db/schema/listings.js';
 import { badgeScore } from './alert-matching.js';
+import { dealClaimSentence, dealClaimShort } from '../valuation/deal-claim.js';
 
 export type MessageListing = {
   id: number;
@@ -19,6 +20,8 @@ export type MessageListing = {
   /** The 10–90% range of the valuation (absent: not shown). */
   valueLow?: number | null;
   valueHigh?: number | null;
+  /** The buyer's premium (%), counted in what the buyer pays (absent: none stated). */
+  buyersPremiumPct?: number | null;
   auctionEndAt: Date | null;
   city: string | null;
   state: string | null;
@@ -113,7 +116,8 @@ export function criteriaText(alert: MessageAlert): string {
 function fairValueLine(listing: MessageListing): string {
   if (listing.fairValue === null) return 'not estimated yet';
   const base = formatUsd(listing.fairValue);
-  if (listing.priceUsd === null || listing.priceUsd <= 0) return base;
+  // the claim line already says how far under
+  if (listing.priceUsd === null || listing.priceUsd <= 0 || claimLine(listing)) return base;
   const gap = Math.round((1 - listing.priceUsd / listing.fairValue) * 100);
   return gap > 0 ? `${base} (asking ${gap}% below)` : gap < 0 ? `${base} (asking ${-gap}% above)` : base;
 }
@@ -126,10 +130,17 @@ function rangeLine(listing: MessageListing): string | null {
 
 type Fact = { label: string; value: string };
 
+/** "$3,350 — about 60% under similar sales; 99 in 100 sold for more" (deal-claim.ts), or null when unscored. */
+export function claimLine(listing: MessageListing): string | null {
+  return dealClaimSentence({ priceUsd: listing.priceUsd, buyersPremiumPct: listing.buyersPremiumPct, fairValue: listing.fairValue, dealScore: listing.dealScore });
+}
+
 function facts(listing: MessageListing, now: Date): Fact[] {
+  const claim = claimLine(listing);
   const list: Fact[] = [
     { label: 'Price', value: listing.priceUsd === null ? 'not shown' : formatUsd(listing.priceUsd) },
     { label: 'Deal score', value: dealScoreText(listing.dealScore) },
+    ...(claim ? [{ label: 'The deal', value: claim }] : []),
     { label: 'Fair value', value: fairValueLine(listing) },
   ];
   const range = rangeLine(listing);
@@ -285,17 +296,21 @@ export function smsCriteriaText(alert: MessageAlert): string {
 }
 
 /**
- * One SMS (≤ SMS_MAX_LENGTH): what the lot is (price, score, fair value and its range, time left),
+ * One SMS (≤ SMS_MAX_LENGTH): what the lot is (price, score, how far under similar sales and how
+ * sure — else the fair value's range —, fair value, time left),
  * why it was sent (the alert's criteria, compact) and the short link. The title is shortened
  * first; only if the rest alone is too long is the end of the criteria cut.
  */
 export function renderMatchSms(input: { alert: MessageAlert; listing: MessageListing; event: NotificationEvent; appUrl: string; now: Date }): string {
   const { listing } = input;
   const head = input.event === 'price_drop' ? 'Price drop' : input.event === 'level_up' ? 'Better deal' : 'Deal Radar';
+  const claim = dealClaimShort({ priceUsd: listing.priceUsd, buyersPremiumPct: listing.buyersPremiumPct, fairValue: listing.fairValue, dealScore: listing.dealScore });
   const facts = [
     listing.priceUsd === null ? null : formatUsd(listing.priceUsd),
     listing.dealScore === null ? null : `${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,
-    listing.fairValue === null
+    claim,
+    // the claim says how far under similar sales and how sure; without one, the fair value and its range
+    listing.fairValue === null || claim
       ? null
       : `fair ${compactUsd(listing.fairValue)}${listing.valueLow != null && listing.valueHigh != null ? ` (${compactRange(listing.valueLow, listing.valueHigh)})` : ''}`,
     (() => {

@@ -7,6 +7,7 @@ import { distanceMiles } from '../shared/geo/distance.js';
 import { lookupZip, type GeoPoint } from '../shared/geo/gazetteer.js';
 import { toStateCode } from '../shared/us-states.js';
 import { deliveredPrice } from '../valuation/delivered-price.js';
+import { dealClaimSentence } from '../valuation/deal-claim.js';
 import {
   DEFAULT_PAGE_SIZE,
   type DealDetail,
@@ -261,6 +262,8 @@ export type DetailRow = ListingRow & {
   /** YYYY-MM-DD. */
   valuationAsOf: string | null;
   buyersPremiumPct: number | null;
+  /** The price the score is on (USD), for the claim sentence. */
+  priceUsd?: number | null;
 };
 
 /** What the deal page says of a listing the scorer has not reached yet (or scored before reasons were stored). */
@@ -336,6 +339,7 @@ export function toDetail(
             low: row.valueLow,
             high: row.valueHigh,
             confidence: row.valuationConfidence,
+            claim: dealClaimSentence({ priceUsd: row.priceUsd ?? null, buyersPremiumPct: row.buyersPremiumPct ?? null, fairValue: row.fairValue, dealScore: row.dealScore }),
             comparables: toComparables(row.comparables),
           },
     price_history: priceHistory(history).map((h) => ({ observed_at: h.observedAt, price: h.price })),

@@ -134,6 +134,11 @@ export const valuationSchema = z.object({
   high: z.number().nullable(),
   /** 0–1. */
   confidence: z.number().nullable(),
+  /** The deal in one sentence with numbers (services/valuation/deal-claim.ts). */
+  claim: z
+    .string()
+    .nullable()
+    .describe('The deal in one sentence: what the buyer pays (premium included), how far under or over similar sales, how sure, e.g. "$3,350 — about 60% under similar sales; 99 in 100 sold for more"; null without a score.'),
   comparables: z.array(comparableSaleSchema),
 });
 export type Valuation = z.infer<typeof valuationSchema>;

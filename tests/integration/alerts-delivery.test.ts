@@ -94,7 +94,7 @@ describe('SMS through the twilio SDK', () => {
     expect(body.length).toBeLessThan(160);
     expect(body.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
     expect(body).toMatch(/^Deal Radar: 2015 Caterpillar 320D2/);
-    expect(body).toContain('$45,000, 88 Excellent, fair $62k, 5h left. Why: Excavators, TX, score 80+ ');
+    expect(body).toMatch(/\$45,000, 88 Excellent, \d+% under, 99% sure, 5h left\. Why: Excavators, TX, score 80\+ /);
     expect(body.endsWith(` http://localhost:8080/d/${listing!.id.toString(36)}`)).toBe(true);
     expect(await findMessageByKey(ctx.database.db, notification!.messageKey!)).toMatchObject({ channel: 'sms', status: 'sent', transport: 'twilio', providerMessageId: expect.stringMatching(/^SM/) });
 

@@ -47,7 +47,8 @@ describe('message texts', () => {
         'CAT 320D Excavator',
         'Price: $45,000',
         'Deal score: 88 • Excellent Deal',
-        'Fair value: $62,000 (asking 27% below)',
+        'The deal: $45,000 — about 27% under similar sales; 99 in 100 sold for more',
+        'Fair value: $62,000',
         'Time left: 2d 5h',
         'Location: Dallas, TX',
         '',
@@ -81,18 +82,20 @@ describe('message texts', () => {
       expect(sms.endsWith(' https://dealradar.example/d/x2qxvk')).toBe(true);
     }
     expect(renderMatchSms({ alert, listing, event: 'match', appUrl: 'https://dealradar.example', now })).toBe(
-      'Deal Radar: CAT 320D Excavator $45,000, 88 Excellent, fair $62k, 2d 5h left. Why: Excavators, to $50k, TX, score 80+, "cat" https://dealradar.example/d/9ix',
+      'Deal Radar: CAT 320D... $45,000, 88 Excellent, 27% under, 99% sure, 2d 5h left. Why: Excavators, to $50k, TX, score 80+, "cat" https://dealradar.example/d/9ix',
     );
   });
 
-  it('SMS say why: the alert criteria and the fair-value range; a long title is cut, never the why', () => {
+  it('SMS say why: the alert criteria, and how far under similar sales and how sure (else the fair-value range); a long title is cut, never the why', () => {
     const ranged = { ...listing, valueLow: 55_000, valueHigh: 70_000 };
     const why = 'Why: Excavators, to $50k, TX, score 80+, "cat"';
     const sms = renderMatchSms({ alert, listing: ranged, event: 'match', appUrl: 'https://dealradar.example', now });
-    expect(sms).toContain('fair $62k ($55-70k)');
+    expect(sms).toContain('27% under, 99% sure');
     expect(sms).toContain(why);
     expect(sms.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
-    expect(sms).toBe('Deal Radar: CAT 320D... $45,000, 88 Excellent, fair $62k ($55-70k), 2d 5h left. Why: Excavators, to $50k, TX, score 80+, "cat" https://dealradar.example/d/9ix');
+    expect(sms).toBe('Deal Radar: CAT 320D... $45,000, 88 Excellent, 27% under, 99% sure, 2d 5h left. Why: Excavators, to $50k, TX, score 80+, "cat" https://dealradar.example/d/9ix');
+    // a valued lot without a price to claim on says the fair value and its range
+    expect(renderMatchSms({ alert, listing: { ...ranged, priceUsd: null }, event: 'match', appUrl: 'https://dealradar.example', now })).toContain('fair $62k ($55-70k)');
 
     // A very long title: the title gives way, the facts, the range and the why stay.
     const longTitle = `2015 Caterpillar 320D2 L Hydraulic Excavator ${'with thumb and enclosed cab '.repeat(40)}`;
@@ -100,7 +103,7 @@ describe('message texts', () => {
       const long = renderMatchSms({ alert, listing: { ...ranged, title: longTitle, id: 2_000_000_000 }, event, appUrl: 'https://dealradar.example', now });
       expect(long.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
       expect(long).toMatch(/^(Deal Radar|Price drop|Better deal): 2015(?: \S*)?\.\.\. \$45,000, /);
-      expect(long).toContain('$45,000, 88 Excellent, fair $62k ($55-70k), 2d 5h left.');
+      expect(long).toContain('$45,000, 88 Excellent, 27% under, 99% sure, 2d 5h left.');
       expect(long).toContain(why);
       expect(long.endsWith(' https://dealradar.example/d/x2qxvk')).toBe(true);
     }
@@ -114,11 +117,12 @@ describe('message texts', () => {
     const crowded: MessageAlert = { ...free, equipmentType: 'Backhoe Loaders', priceMin: 100_000, priceMax: 1_250_000, state: 'NH', condition: 'Parts Only', minDealScore: 75, keywords: 'x'.repeat(200) };
     const cut = renderMatchSms({ alert: crowded, listing: { ...ranged, title: longTitle, id: 2_000_000_000 }, event: 'level_up', appUrl: 'https://dealradar.example', now });
     expect(cut.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
-    expect(cut).toMatch(/^Better deal: \$45,000, 88 Excellent, fair \$62k \(\$55-70k\), 2d 5h left\. Why: Backhoe Loaders, \$100k-\$1\.25M, NH, Parts Only,(?: \S*)?\.\.\. https:\/\/dealradar\.example\/d\/x2qxvk$/);
+    expect(cut).toMatch(/^Better deal: \$45,000, 88 Excellent, 27% under, 99% sure, 2d 5h left\. Why: Backhoe Loaders, \$100k-\$1\.25M, NH, Parts Only,(?: \S*)?\.\.\. https:\/\/dealradar\.example\/d\/x2qxvk$/);
   });
 
   it('SMS stay in the GSM-7 alphabet (one segment): a title\'s typographic quotes, dashes and accents become plain letters', () => {
-    const sms = renderMatchSms({ alert, listing: { ...listing, title: 'E35 “Mini” – 36″ crête 🚜' }, event: 'match', appUrl: 'https://dealradar.example', now });
+    // (criteria without keywords, so the title has room beside the deal's claim)
+    const sms = renderMatchSms({ alert: { ...alert, keywords: null, minDealScore: null, priceMax: null }, listing: { ...listing, title: 'E35 “Mini” – 36″ crête 🚜' }, event: 'match', appUrl: 'https://dealradar.example', now });
     expect(sms.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
     expect([...sms].every((c) => gsmText(c) === c)).toBe(true);
     expect(sms).toMatch(/^Deal Radar: E35 "Mini" - 36" crete \$45,000, /);

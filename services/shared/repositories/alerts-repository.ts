@@ -557,6 +557,7 @@ export type DigestDelivery = {
     fairValue: number | null;
     valueLow: number | null;
     valueHigh: number | null;
+    buyersPremiumPct: number | null;
     auctionEndAt: string | null;
     city: string | null;
     state: string | null;
@@ -573,7 +574,8 @@ export async function pendingDigestDeliveries(db: DbOrTx, day: string): Promise<
            (SELECT coalesce(jsonb_agg(jsonb_build_object(
                      'event', n.event, 'listingId', l.id, 'slug', l.slug, 'title', l.title,
                      'priceUsd', l.price_usd::float8, 'dealScore', l.deal_score, 'fairValue', l.fair_value::float8,
-                     'valueLow', l.value_low::float8, 'valueHigh', l.value_high::float8, 'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state)
+                     'valueLow', l.value_low::float8, 'valueHigh', l.value_high::float8, 'buyersPremiumPct', l.buyers_premium_pct::float8,
+                     'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state)
                    ORDER BY l.deal_score DESC NULLS LAST, n.id), '[]'::jsonb)
             FROM alert_notifications n JOIN listings l ON l.id = n.listing_id
             WHERE n.alert_id = d.alert_id AND n.digest_id = d.id) AS items

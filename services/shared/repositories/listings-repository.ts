@@ -81,7 +81,7 @@ export async function findListingDetail(db: DbOrTx, key: { id: number } | { slug
       l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
       l.valuation_confidence AS "valuationConfidence", l.comparables,
       l.score_reason AS "scoreReason", l.valuation_as_of::text AS "valuationAsOf",
-      l.buyers_premium_pct::float8 AS "buyersPremiumPct"
+      l.price_usd::float8 AS "priceUsd", l.buyers_premium_pct::float8 AS "buyersPremiumPct"
     FROM listings l
     JOIN categories c ON c.id = l.category_id
     JOIN sources s ON s.id = l.source_id

@@ -68,6 +68,8 @@ export type Valuation = {
   high: number | null;
   /** 0–1. */
   confidence: number | null;
+  /** The deal in one sentence: "$3,350 — about 60% under similar sales; 99 in 100 sold for more"; null without a score. */
+  claim?: string | null;
   comparables: Comparable[];
 };
 

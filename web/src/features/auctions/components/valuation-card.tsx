@@ -98,6 +98,11 @@ export function ValuationCard({
           </p>
         ) : (
           <div className="space-y-5">
+            {valuation.claim && (
+              <p className="text-base font-semibold text-slate-900" data-testid="deal-claim">
+                {valuation.claim}
+              </p>
+            )}
             <dl className="grid gap-4 sm:grid-cols-3">
               <div>
                 <dt className="text-sm text-slate-700">Fair Value</dt>
