@@ -247,7 +247,8 @@ describe('from the match queue to the outbox', () => {
     expect(text).toContain('A listing matches your Excavators alert.');
     expect(text).toContain('Price: $45,000');
     expect(text).toContain('Deal score: 88 • Excellent Deal');
-    expect(text).toContain('Fair value: $62,000 (asking 27% below)');
+    expect(text).toContain('The deal: $45,000 — about 27% under similar sales; 99 in 100 sold for more');
+    expect(text).toContain('Fair value: $62,000');
     expect(text).toContain('Time left: 2d 5h');
     expect(text).toContain('Location: Dallas, TX');
     expect(text).toContain('Why it matched: Excavators · Below $50,000 · TX · any condition');
