@@ -8,6 +8,7 @@ import { lookupZip, type GeoPoint } from '../shared/geo/gazetteer.js';
 import { toStateCode } from '../shared/us-states.js';
 import { deliveredPrice } from '../valuation/delivered-price.js';
 import { dealClaimSentence } from '../valuation/deal-claim.js';
+import { valuationAgreement } from '../valuation/agreement.js';
 import {
   DEFAULT_PAGE_SIZE,
   type DealDetail,
@@ -276,6 +277,18 @@ const MAX_COMPARABLES = 10;
  * `price`, which was then the price as sold: it serves as both prices. Text from auction sites is
  * bounded, and a link is kept only when it is http(s).
  */
+/** The one line that says why the fair value lies outside its comparables, or how a lot without a year or comparables was valued. */
+function valuationNote(row: DetailRow): string | null {
+  const stored = Array.isArray(row.comparables) ? (row.comparables as Record<string, unknown>[]) : [];
+  const comparables = stored.flatMap((c) => {
+    const price = Number(c?.price);
+    if (!c || !Number.isFinite(price)) return [];
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+    return [{ price, year: num(c.year), hours: num(c.hours) }];
+  });
+  return row.fairValue === null ? null : valuationAgreement({ year: row.year, hours: row.hours }, row.fairValue, comparables).note;
+}
+
 function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['comparables'] {
   if (!Array.isArray(value)) return [];
   const out: NonNullable<DealDetail['valuation']>['comparables'] = [];
@@ -340,6 +353,7 @@ export function toDetail(
             high: row.valueHigh,
             confidence: row.valuationConfidence,
             claim: dealClaimSentence({ priceUsd: row.priceUsd ?? null, buyersPremiumPct: row.buyersPremiumPct ?? null, fairValue: row.fairValue, dealScore: row.dealScore }),
+            note: valuationNote(row),
             comparables: toComparables(row.comparables),
           },
     price_history: priceHistory(history).map((h) => ({ observed_at: h.observedAt, price: h.price })),

@@ -139,6 +139,11 @@ export const valuationSchema = z.object({
     .string()
     .nullable()
     .describe('The deal in one sentence: what the buyer pays (premium included), how far under or over similar sales, how sure, e.g. "$3,350 — about 60% under similar sales; 99 in 100 sold for more"; null without a score.'),
+  /** Why the fair value lies outside its comparables, or how a lot without a year or comparables was valued (agreement.ts). */
+  note: z
+    .string()
+    .nullable()
+    .describe('One line when the fair value lies outside its comparables\' today prices (e.g. "Newer and fewer hours than these sales, so valued above them.") or the lot has no year or no comparables; null otherwise.'),
   comparables: z.array(comparableSaleSchema),
 });
 export type Valuation = z.infer<typeof valuationSchema>;

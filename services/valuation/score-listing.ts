@@ -35,8 +35,12 @@ export type ListingToScore = {
   sourceSlug?: string | null;
 };
 
-/** A comparable as the deal page shows it: `price` as worth today (today's dollars, the machine's age today; rounded), `original_price` as it sold. */
-export type ScoredComparable = { title: string; price: number; original_price: number; sold_at: string; source: string; url: string | null };
+/**
+ * A comparable as the deal page shows it: `price` as worth today (today's dollars, the machine's
+ * age today; rounded), `original_price` as it sold; its machine's year and hours, so the page can
+ * say why a lot is valued outside its comparables (agreement.ts).
+ */
+export type ScoredComparable = { title: string; price: number; original_price: number; sold_at: string; source: string; url: string | null; year?: number | null; hours?: number | null };
 
 export type NoScoreReason = 'unsupported-type' | 'no-model-or-family' | 'no-comparables' | 'no-price' | 'low-confidence';
 
@@ -147,6 +151,8 @@ function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedCo
       sold_at: c.soldAt.toISOString(),
       source: c.source,
       url: c.url,
+      year: c.year,
+      hours: c.hours,
     })),
     asOf: asOf.toISOString().slice(0, 10),
   };

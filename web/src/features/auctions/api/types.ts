@@ -70,6 +70,8 @@ export type Valuation = {
   confidence: number | null;
   /** The deal in one sentence: "$3,350 — about 60% under similar sales; 99 in 100 sold for more"; null without a score. */
   claim?: string | null;
+  /** Why the fair value lies outside its comparables, or how a lot without a year or comparables was valued. */
+  note?: string | null;
   comparables: Comparable[];
 };
 

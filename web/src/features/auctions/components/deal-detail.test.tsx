@@ -39,6 +39,7 @@ function detail(overrides: Record<string, unknown> = {}) {
       high: 114000,
       confidence: 0.72,
       claim: '$84,500 — about 18% under similar sales; 9 in 10 sold for more',
+      note: 'Newer and fewer hours than these sales, so valued above them.',
       comparables: [
         { title: '2015 Caterpillar 320', price: 99000, original_price: 99000, adjusted_price: 99000, sold_at: '2026-09-14T00:00:00Z', source: 'West Auctions', url: 'http://127.0.0.1/sold/1' },
         { title: '2017 Caterpillar 320', price: 108000, original_price: 108000, adjusted_price: 108000, sold_at: '2026-08-02T00:00:00Z', source: 'West Auctions', url: null },
@@ -123,6 +124,7 @@ describe('deal detail states', () => {
     expect(screen.getByText('$103,000')).toBeTruthy();
     // the deal in one sentence with numbers, as the API words it
     expect(screen.getByTestId('deal-claim').textContent).toBe('$84,500 — about 18% under similar sales; 9 in 10 sold for more');
+    expect(screen.getByTestId('valuation-note').textContent).toBe('Newer and fewer hours than these sales, so valued above them.');
     expect(screen.getByText('18% below fair value')).toBeTruthy();
     expect(screen.getByText(/^Ends in 2d 4h: bids usually rise before the close/)).toBeTruthy();
     expect(screen.getByText('$92,000 – $114,000')).toBeTruthy();

@@ -135,6 +135,11 @@ export function ValuationCard({
             {note && <p className="text-sm text-slate-700">{note}</p>}
             <div>
               <h3 className="mb-2 text-sm font-semibold text-slate-900">Comparable Sales</h3>
+              {valuation.note && (
+                <p className="mb-2 text-sm text-slate-700" data-testid="valuation-note">
+                  {valuation.note}
+                </p>
+              )}
               {valuation.comparables.length === 0 ? (
                 <p className="text-sm text-slate-700">No comparable sales to show.</p>
               ) : (
