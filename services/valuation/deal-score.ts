@@ -72,11 +72,11 @@ const FULL_SUPPORT = 0.5;
 const MIN_SUPPORT_WEIGHT = 0.8;
 
 /**
- * An auction with this many hours left counts a low bid at half weight, and the weight falls with
- * the square of the time left beyond it: timed auctions are bid up in their last hours, so a low
- * bid a day out counts at a fifth and two days out at a seventeenth (at most a fair deal), while
- * one still low a few hours before the close is the deal a buyer can act on. The score-time-left
- * schedule rescores open auctions as their time runs out, so their alerts fire then.
+ * For an open auction a low bid's claim is weighed by 1 / √(1 + (hours left / 12)²): 0.71 with 12
+ * hours left, 0.45 with a day, 0.24 with two. Timed auctions are bid up in their last hours, so
+ * a bid far under value a day out is at most a good deal, two days out at most a fair one, while
+ * one still low a few hours before the close is the excellent deal a buyer can act on. The
+ * score-time-left schedule rescores open auctions as their time runs out, so their alerts fire then.
  */
 const HALF_WEIGHT_HOURS = 12;
 /**
@@ -131,7 +131,7 @@ export function dealScore(input: DealInput): DealResult | null {
   let timeFactor = 1;
   if (input.isAuction && input.status === 'open' && input.auctionEndAt) {
     const hoursLeft = Math.max(0, (input.auctionEndAt.getTime() - input.now.getTime()) / 3_600_000);
-    timeFactor = 1 / (1 + (hoursLeft / HALF_WEIGHT_HOURS) ** 2);
+    timeFactor = 1 / Math.sqrt(1 + (hoursLeft / HALF_WEIGHT_HOURS) ** 2);
   }
   // an early low bid is not yet a deal (a high one already is not)
   if (z > 0) z *= timeFactor;

@@ -107,12 +107,12 @@ describe('deal score', () => {
     expect(dealLevel(closing)).toBe('excellent');
   });
 
-  it('calls an open auction\u2019s low bid a deal only in its last hours: at most fair with a day or more to run', () => {
+  it('calls an open auction\u2019s low bid a deal only in its last day: at most fair with two days or more to run', () => {
     const now = new Date('2026-11-21T12:00:00Z');
     const open = { ...base, price: 1_000, status: 'open' as const, isAuction: true, now };
     const at = (hours: number) => dealScore({ ...open, auctionEndAt: new Date(now.getTime() + hours * 3600_000) })!.score;
-    for (const hours of [24, 48, 72, 120, 240]) expect(dealLevel(at(hours)), `${hours} h left`).toBe('fair');
-    expect(dealLevel(at(12))).toBe('good');
+    for (const hours of [48, 72, 120, 240]) expect(dealLevel(at(hours)), `${hours} h left`).toBe('fair');
+    expect(dealLevel(at(24))).toBe('good');
     expect(dealLevel(at(4))).toBe('excellent');
     // the score only rises as the close nears with the bid still low
     const hours = [240, 120, 72, 48, 36, 24, 12, 6, 3, 1, 0.1];
