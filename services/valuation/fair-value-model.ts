@@ -10,7 +10,7 @@ import { fitTitleWords, titleWordColumns, TITLE_WORD_SPECS, type TitleWords } fr
 import { fitLotNeighbours, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
 import { comparableToday, estimatePriceIndex, inDollarsOf, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
-import { knotsFromRange, residualKnots } from './market-distribution.js';
+import { knotsFromRange, residualKnots, SYMMETRIC_BELOW } from './market-distribution.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
 const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS, ...LATER_FEATURE_SPECS, ...TITLE_WORD_SPECS];
@@ -585,7 +585,27 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const sourceQuantiles = (source: string, values: number[]): RangeQuantiles => {
     if (source === 'fastiron') return quantiles(shifted(values));
     const sorted = shifted(values).sort((a, b) => a - b);
-    return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length, knots: residualKnots(sorted) ?? undefined };
+    const own = residualKnots(sorted);
+    return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length, knots: (own && atLeastBaseline(own, source, values.length)) ?? undefined };
+  };
+  // A source with few held-out sales may claim no more than the per-type median price would: its
+  // deal score's distribution is at least as wide as the spread of its own earlier lots' prices
+  // around their type's median. 49 West lots held out before July 2025 spread ±0.57 log, and the
+  // next quarter's lots, valued no better than by that median, were called good 1 time in 9 at
+  // their own price (docs/valuation.md, "Deal flags").
+  const atLeastBaseline = (knots: number[], source: string, heldOut: number): number[] => {
+    if (heldOut >= SYMMETRIC_BELOW) return knots;
+    const own = fit.filter((r) => saleSource(r) === source);
+    const byType = new Map<number | null, number[]>();
+    for (const r of own) {
+      let list = byType.get(r.categoryId);
+      if (!list) byType.set(r.categoryId, (list = []));
+      list.push(Math.log1p(r.price));
+    }
+    const medians = new Map([...byType].map(([type, logs]) => [type, quantile([...logs].sort((a, b) => a - b), 0.5)]));
+    const baseline = residualKnots(own.map((r) => Math.log1p(r.price) - medians.get(r.categoryId)!));
+    if (!baseline) return knots;
+    return knots.map((k, i) => (k < 0 ? Math.min(k, baseline[i]!) : Math.max(k, baseline[i]!)));
   };
   const rangesBySource = Object.fromEntries([...residualsBySource].filter(([, v]) => v.length >= MIN_SOURCE_HOLDOUT).map(([k, v]) => [k, sourceQuantiles(k, v)]));
   // per type, how much wider or narrower its errors spread than its source's: Fast Iron's backhoe

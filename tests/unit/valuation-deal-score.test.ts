@@ -82,6 +82,19 @@ describe('deal score', () => {
     expect(residualScore(knots, -5)).toBeLessThan(residualScore(knots, knots[0]!));
   });
 
+  it('centres the distribution on its median, and makes a few held-out sales\u2019 tails symmetric (each the wider)', () => {
+    const random = seededRandom(21);
+    // skewed: a long lower tail
+    const draw = () => { const e = normal(random); return 0.3 + (e < 0 ? 1.5 * e : 0.5 * e); };
+    const few = residualKnots(Array.from({ length: 80 }, draw))!;
+    const many = residualKnots(Array.from({ length: 2000 }, draw))!;
+    expect(few[11]).toBeCloseTo(0, 6);
+    expect(many[11]).toBeCloseTo(0, 6);
+    for (let i = 0; i < 11; i++) expect(few[i]!).toBeCloseTo(-few[few.length - 1 - i]!, 6);
+    // with many sales the lower tail stays the fatter one
+    expect(-many[4]!).toBeGreaterThan(1.5 * many[many.length - 5]!);
+  });
+
   it('is 500 at the fair value, rises as the price falls, never falls, and stays within 0–1000', () => {
     expect(dealScore(base)!.score).toBe(500);
     let previous = -1;
