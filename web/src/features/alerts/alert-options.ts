@@ -32,6 +32,26 @@ export function deliveryText(method: string): string {
   return method === 'sms' ? 'SMS' : 'Email';
 }
 
+/**
+ * Where the alert measures from, in words for its row: "within 150 mi of 50309"; a ZIP without a
+ * radius filters nothing (its e-mails show the price delivered there); null when it has no ZIP.
+ */
+export function nearText(alert: { near_zip?: string | null; radius_miles?: number | null }): string | null {
+  if (!alert.near_zip) return null;
+  if (alert.radius_miles === null || alert.radius_miles === undefined) return `any distance from ${alert.near_zip}`;
+  return `within ${alert.radius_miles.toLocaleString('en-US')} mi of ${alert.near_zip}`;
+}
+
+/**
+ * The row's Location cell: the state (or 'Any'), and the distance below it. A radius without a
+ * state is not "Any" location, so then the distance is the cell's only line.
+ */
+export function alertLocationLines(alert: { state: string | null; near_zip?: string | null; radius_miles?: number | null }): { main: string; detail: string | null } {
+  const near = nearText(alert);
+  if (!alert.state && near && alert.radius_miles !== null && alert.radius_miles !== undefined) return { main: near, detail: null };
+  return { main: locationText(alert.state), detail: near };
+}
+
 /** Spec §5: prices are whole numbers; empty (or not a number) means not set; min above max is allowed. */
 export function parseWholeDollars(value: string): number | null {
   const trimmed = value.trim().replace(/[$,\s]/g, '');
@@ -57,12 +77,14 @@ export function dealFilterText(alert: { deal_level?: string; min_deal_score?: nu
 }
 
 /**
- * The premium filters' rules, as the API checks them (services/alerts/alert-rules.ts): the web
+ * The filters' rules, as the API checks them (services/alerts/alert-rules.ts): the web
  * app does not import server code, so the limits and messages are repeated here.
  */
 export const ALERT_FIELD_MESSAGES = {
   minDealScore: 'Enter a whole number from 0 to 100.',
   keywordsTooLong: 'Use at most 10 keywords of at most 40 characters each (200 characters in all).',
+  nearZip: 'Enter a US ZIP code (5 digits).',
+  radiusNeedsZip: 'Add a ZIP code to measure the distance from.',
 } as const;
 export const MAX_KEYWORDS = 10;
 export const MAX_KEYWORD_LENGTH = 40;

@@ -20,6 +20,9 @@ export type Alert = {
   include_unscored: boolean;
   keywords: string | null;
   frequency: 'instant' | 'daily';
+  /** The buyer's ZIP code (issue 30): with radius_miles only lots within it match. */
+  near_zip: string | null;
+  radius_miles: number | null;
 };
 
 export type AlertInput = {
@@ -35,6 +38,10 @@ export type AlertInput = {
   min_deal_score?: number | null;
   /** Premium: every word must appear in the listing. */
   keywords?: string | null;
+  /** A 5-digit US ZIP code: messages show the distance and the price delivered there. */
+  near_zip?: string | null;
+  /** With near_zip only: only lots within this many miles match. */
+  radius_miles?: number | null;
 };
 
 export type AlertNotification = {

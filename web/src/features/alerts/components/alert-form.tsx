@@ -5,6 +5,9 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { Field, inputClass, Label } from '../../../components/ui/form.js';
 import { ALERT_FIELD_MESSAGES, CONDITIONS, EQUIPMENT_TYPES, parseKeywords, parseMinDealScore, parseWholeDollars, US_STATES } from '../alert-options.js';
 import type { AlertDealLevel, AlertInput, DeliveryMethod } from '../api/alerts-api.js';
+import { useAuth } from '../../../lib/auth.js';
+import { zipOrEmpty } from '../../auctions/dashboard-params.js';
+import { RADIUS_OPTIONS } from '../../auctions/near.js';
 
 type Values = {
   equipmentType: string;
@@ -19,6 +22,10 @@ type Values = {
   minDealScore: string;
   /** Premium only: words that must all appear in the listing; '' means none. */
   keywords: string;
+  /** Where the buyer is: a 5-digit ZIP code, '' for none. */
+  nearZip: string;
+  /** Miles from nearZip, '' for any distance (the dashboard's choices). */
+  radiusMiles: string;
 };
 export const EMPTY_ALERT_FORM: Values = {
   equipmentType: '',
@@ -31,9 +38,11 @@ export const EMPTY_ALERT_FORM: Values = {
   includeUnscored: false,
   minDealScore: '',
   keywords: '',
+  nearZip: '',
+  radiusMiles: '',
 };
 
-type FormErrors = Partial<Record<'equipmentType' | 'minDealScore' | 'keywords', string>>;
+type FormErrors = Partial<Record<'equipmentType' | 'minDealScore' | 'keywords' | 'nearZip' | 'radiusMiles', string>>;
 
 /** The form's errors, with the API's messages (services/alerts/alert-rules.ts); premium fields only for premium. */
 export function alertFormErrors(values: Values, premium = false): FormErrors {
@@ -41,12 +50,17 @@ export function alertFormErrors(values: Values, premium = false): FormErrors {
   if (!values.equipmentType) errors.equipmentType = 'Please select an equipment type';
   if (premium && parseMinDealScore(values.minDealScore) === undefined) errors.minDealScore = ALERT_FIELD_MESSAGES.minDealScore;
   if (premium && parseKeywords(values.keywords) === undefined) errors.keywords = ALERT_FIELD_MESSAGES.keywordsTooLong;
+  // The API answers 400 to a ZIP that is not one and to a radius with nothing to measure from.
+  const zip = zipOrEmpty(values.nearZip);
+  if (values.nearZip.trim() && !zip) errors.nearZip = ALERT_FIELD_MESSAGES.nearZip;
+  else if (values.radiusMiles && !zip) errors.radiusMiles = ALERT_FIELD_MESSAGES.radiusNeedsZip;
   return errors;
 }
 
 /**
  * The form's values as the API's payload ('any-location' / 'any-condition' mean no filter). The
- * premium filters are sent only for premium users and only when set (valid values assumed).
+ * premium filters are sent only for premium users and only when set (valid values assumed); the
+ * ZIP and radius only when set, so an alert without them is sent as before.
  */
 export function alertPayload(values: Values, premium = false): AlertInput {
   const payload: AlertInput = {
@@ -59,6 +73,11 @@ export function alertPayload(values: Values, premium = false): AlertInput {
     deal_level: values.dealLevel,
     include_unscored: values.includeUnscored,
   };
+  const zip = zipOrEmpty(values.nearZip);
+  if (zip) {
+    payload.near_zip = zip;
+    if (values.radiusMiles) payload.radius_miles = Number(values.radiusMiles);
+  }
   if (premium) {
     const minDealScore = parseMinDealScore(values.minDealScore);
     const keywords = parseKeywords(values.keywords);
@@ -97,7 +116,10 @@ export function AlertForm({
   onCreate: (input: AlertInput) => Promise<boolean>;
   onCancel: () => void;
 }) {
-  const [values, setValues] = useState<Values>(EMPTY_ALERT_FORM);
+  // The profile's ZIP is where the buyer is, unless they say otherwise for this alert.
+  const profileZip = zipOrEmpty(useAuth().user?.zip ?? null);
+  const initial: Values = { ...EMPTY_ALERT_FORM, nearZip: profileZip };
+  const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<FormErrors>({});
   const [busy, setBusy] = useState(false);
   const set = (key: Exclude<keyof Values, 'includeUnscored'>) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
@@ -106,7 +128,7 @@ export function AlertForm({
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const found = alertFormErrors(values, premium);
-    const first = found.equipmentType ?? found.minDealScore ?? found.keywords;
+    const first = found.equipmentType ?? found.nearZip ?? found.radiusMiles ?? found.minDealScore ?? found.keywords;
     if (first) {
       setErrors(found);
       toast.error('Error', { description: first });
@@ -115,7 +137,7 @@ export function AlertForm({
     setErrors({});
     setBusy(true);
     try {
-      if (await onCreate(alertPayload(values, premium))) setValues(EMPTY_ALERT_FORM);
+      if (await onCreate(alertPayload(values, premium))) setValues(initial);
     } finally {
       setBusy(false);
     }
@@ -142,6 +164,27 @@ export function AlertForm({
               {US_STATES.map(([code, name]) => (
                 <option key={code} value={code}>
                   {name}
+                </option>
+              ))}
+            </SelectField>
+            <Field
+              label="Near ZIP"
+              optional
+              inputMode="numeric"
+              title="A 5-digit US ZIP code"
+              placeholder="e.g. 50309"
+              maxLength={5}
+              autoComplete="postal-code"
+              value={values.nearZip}
+              onChange={(e) => set('nearZip')(e.target.value)}
+              error={errors.nearZip}
+              hint="Messages show the distance and the price delivered there."
+            />
+            <SelectField label="Within" value={values.radiusMiles} onChange={set('radiusMiles')} error={errors.radiusMiles}>
+              <option value="">Any distance</option>
+              {RADIUS_OPTIONS.map((miles) => (
+                <option key={miles} value={String(miles)}>
+                  {miles} miles
                 </option>
               ))}
             </SelectField>
@@ -208,7 +251,7 @@ export function AlertForm({
             <Button
               variant="secondary"
               onClick={() => {
-                setValues(EMPTY_ALERT_FORM);
+                setValues(initial);
                 setErrors({});
                 onCancel();
               }}

@@ -261,6 +261,103 @@ describe('alerts page', () => {
     expect(alertFormErrors({ ...EMPTY_ALERT_FORM })).toEqual({ equipmentType: 'Please select an equipment type' });
   });
 
+  it("near a ZIP: prefilled from the profile, sent with the radius, and the row says how far", async () => {
+    const user = { ...TEST_USER, zip: '50309' };
+    signIn(user);
+    const calls = alertsApi([], (req) => (req.path === '/api/auth/profile/' ? { body: user } : undefined));
+    renderApp('/alerts');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Alert' }));
+    const zip = screen.getByLabelText(/^Near ZIP/) as HTMLInputElement;
+    expect(zip.value).toBe('50309');
+    const within_ = screen.getByLabelText('Within') as HTMLSelectElement;
+    expect([...within_.options].map((o) => o.value)).toEqual(expect.arrayContaining(['', '50', '100', '150', '300', '500']));
+    fireEvent.change(screen.getByLabelText('Equipment Type'), { target: { value: 'Excavators' } });
+    fireEvent.change(within_, { target: { value: '150' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Alert Created')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
+      equipment_type: 'Excavators',
+      state: null,
+      price_min: null,
+      price_max: null,
+      condition: null,
+      delivery_method: 'email',
+      deal_level: 'good',
+      include_unscored: false,
+      near_zip: '50309',
+      radius_miles: 150,
+    });
+    const row = (await screen.findByRole('rowheader', { name: 'Excavators' })).closest('tr')!;
+    // No state: the distance is the location, not "Any".
+    expect(within(row).getByText('within 150 mi of 50309')).toBeTruthy();
+    expect(within(row).getAllByText('Any')).toHaveLength(1); // the condition's
+  });
+
+  it('a typed ZIP replaces the profile\'s; a ZIP alone is sent without a radius', async () => {
+    signIn();
+    const calls = alertsApi([]);
+    renderApp('/alerts');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Alert' }));
+    const zip = screen.getByLabelText(/^Near ZIP/) as HTMLInputElement;
+    expect(zip.value).toBe('');
+    fireEvent.change(screen.getByLabelText('Equipment Type'), { target: { value: 'Cranes' } });
+    fireEvent.change(zip, { target: { value: ' 95202 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Alert Created')).toBeTruthy();
+    const body = calls.find((c) => c.method === 'POST')!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ equipment_type: 'Cranes', near_zip: '95202' });
+    expect(body).not.toHaveProperty('radius_miles');
+    const row = (await screen.findByRole('rowheader', { name: 'Cranes' })).closest('tr')!;
+    expect(within(row).getByText('any distance from 95202')).toBeTruthy();
+  });
+
+  it('a radius without a ZIP, or a ZIP that is not one, is not sent: inline errors as the API gives them', async () => {
+    signIn();
+    const calls = alertsApi([]);
+    renderApp('/alerts');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Alert' }));
+    fireEvent.change(screen.getByLabelText('Equipment Type'), { target: { value: 'Excavators' } });
+    const within_ = screen.getByLabelText('Within') as HTMLSelectElement;
+    fireEvent.change(within_, { target: { value: '100' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Add a ZIP code to measure the distance from.', { selector: 'p' })).toBeTruthy();
+    expect(within_.getAttribute('aria-invalid')).toBe('true');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    const zip = screen.getByLabelText(/^Near ZIP/) as HTMLInputElement;
+    fireEvent.change(zip, { target: { value: '5030' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Enter a US ZIP code (5 digits).', { selector: 'p' })).toBeTruthy();
+    expect(zip.getAttribute('aria-invalid')).toBe('true');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    fireEvent.change(zip, { target: { value: '50309' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Alert Created')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ near_zip: '50309', radius_miles: 100 });
+  });
+
+  it('the list shows the distance under the state', async () => {
+    signIn();
+    alertsApi([{ ...ALERT, near_zip: '50309', radius_miles: 150 }, { ...ALERT, id: 4, equipment_type: 'Cranes', near_zip: null, radius_miles: null }]);
+    renderApp('/alerts');
+    const row = (await screen.findByRole('rowheader', { name: 'Excavators' })).closest('tr')!;
+    expect(within(row).getByText('Texas')).toBeTruthy();
+    expect(within(row).getByText('within 150 mi of 50309')).toBeTruthy();
+    const cranes = screen.getByRole('rowheader', { name: 'Cranes' }).closest('tr')!;
+    expect(within(cranes).queryByText(/ mi of /)).toBeNull();
+  });
+
+  it('alertPayload / alertFormErrors: ZIP and radius', () => {
+    const base = { ...EMPTY_ALERT_FORM, equipmentType: 'Cranes' };
+    expect(alertPayload(base)).not.toHaveProperty('near_zip');
+    expect(alertPayload({ ...base, nearZip: '50309', radiusMiles: '300' })).toMatchObject({ near_zip: '50309', radius_miles: 300 });
+    expect(alertFormErrors({ ...base, radiusMiles: '50' })).toEqual({ radiusMiles: 'Add a ZIP code to measure the distance from.' });
+    expect(alertFormErrors({ ...base, nearZip: 'abcde', radiusMiles: '50' })).toEqual({ nearZip: 'Enter a US ZIP code (5 digits).' });
+    expect(alertFormErrors({ ...base, nearZip: '50309', radiusMiles: '50' })).toEqual({});
+  });
+
   it('alertPayload: any-location / any-condition mean no filter; prices whole numbers, empty not set', () => {
     expect(alertPayload({ ...EMPTY_ALERT_FORM, equipmentType: 'Cranes', priceMax: '$1,200' })).toEqual({ equipment_type: 'Cranes', state: null, condition: null, price_min: null, price_max: 1200, delivery_method: 'email', deal_level: 'good', include_unscored: false });
   });

@@ -12,7 +12,7 @@ import { useSubscriptionStatus } from '../../../lib/entitlements.js';
 import { priceRangeText } from '../../../lib/format-price.js';
 import { cn } from '../../../lib/cn.js';
 import { track } from '../../analytics/analytics.js';
-import { conditionText, dealFilterText, deliveryText, keywordsText, locationText } from '../alert-options.js';
+import { alertLocationLines, conditionText, dealFilterText, deliveryText, keywordsText } from '../alert-options.js';
 import { alertsApi, type Alert, type AlertInput } from '../api/alerts-api.js';
 import { AlertForm } from './alert-form.js';
 import { NotificationsList } from './notifications-list.js';
@@ -52,6 +52,17 @@ function Cell({ label, children }: { label: string; children: ReactNode }) {
       </span>
       {children}
     </td>
+  );
+}
+
+/** The state (or 'Any') and, below it, the distance from the alert's ZIP when it has one. */
+function LocationCell({ alert }: { alert: Alert }) {
+  const { main, detail } = alertLocationLines(alert);
+  return (
+    <Cell label="Location">
+      {main}
+      {detail && <span className="mt-1 block text-xs text-slate-700">{detail}</span>}
+    </Cell>
   );
 }
 
@@ -181,7 +192,7 @@ export function AlertsPage() {
                       {alert.equipment_type}
                     </th>
                     <Cell label="Price Range">{priceRangeText(alert.price_min, alert.price_max)}</Cell>
-                    <Cell label="Location">{locationText(alert.state)}</Cell>
+                    <LocationCell alert={alert} />
                     <Cell label="Condition">{conditionText(alert.condition)}</Cell>
                     <Cell label="Delivery">
                       <Badge tone="outline">{deliveryText(alert.delivery_method)}</Badge>
