@@ -23,12 +23,15 @@ describe('benchmark seeder', () => {
     expect(lotLine(42, templates, sources, 1, now)).toBe(a);
     expect(lotLine(43, templates, sources, 1, now)).not.toBe(a);
     const fields = a.replace(/\n$/, '').split('\t');
-    expect(fields).toHaveLength(26);
+    expect(fields).toHaveLength(30);
     expect(fields[0]).toBe('3');
     expect(fields[1]).toBe('lot-42');
     expect(fields[2]).toMatch(/-l[0-9a-z]{9}$/);
     expect(fields[4]).toBe('John Deere');
     const score = fields[25]!;
     expect(score === '\\N' || (Number(score) >= 0 && Number(score) <= 1000)).toBe(true);
+    // placed as the crawl store would place it: zip, lat, lon, precision
+    expect(['zip', 'city', 'state', 'none']).toContain(fields[29]);
+    if (fields[29] !== 'none') expect(Math.abs(Number(fields[27]))).toBeLessThanOrEqual(90);
   });
 });
