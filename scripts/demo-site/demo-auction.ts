@@ -23,6 +23,12 @@ export type DemoLot = {
   imageCount: number;
   buyersPremiumPct: number;
   condition: string;
+  /**
+   * Published through the control endpoint: the site states its end on the real clock (when it
+   * really closes) rather than on the demo's fast clock, so the product sees it as near its close
+   * as it is (the walkthrough's bargain; deal-score.ts's time-left rule reads the stated end).
+   */
+  realClock?: boolean;
 };
 
 /** The alert walkthrough's lot, where the demo sells no other of its type, and its bargain price. */
@@ -35,6 +41,8 @@ export type LotView = {
   bidCount: number;
   /** What a bidder pays now: current bid, else the starting bid. */
   price: number;
+  /** The end time the site states (ms): the demo clock's, or for a lot on the real clock the real time it closes. */
+  statedEndsAt: number;
 };
 
 const HOUR = 3600_000;
@@ -129,18 +137,33 @@ export class DemoAuction {
     return this.byId.get(id);
   }
 
+  /**
+   * The real time at which the demo clock shows `demoTime` (at its current speed and advances);
+   * with the clock frozen (speed 0), the demo time itself.
+   */
+  realTimeOf(demoTime: number): number {
+    if (this.options.speed <= 0) return demoTime;
+    return this.startedAt + (demoTime - this.startedAt - this.offsetMs) / this.options.speed;
+  }
+
+  /** The end time the site states for a lot (whole seconds). */
+  statedEndsAt(lot: DemoLot): number {
+    return lot.realClock ? Math.round(this.realTimeOf(lot.endsAt) / 1000) * 1000 : lot.endsAt;
+  }
+
   view(lot: DemoLot, now = this.now()): LotView {
-    if (now < lot.publishAt) return { lot, state: 'upcoming', currentBid: null, bidCount: 0, price: lot.startingBid };
+    const statedEndsAt = this.statedEndsAt(lot);
+    if (now < lot.publishAt) return { lot, state: 'upcoming', currentBid: null, bidCount: 0, price: lot.startingBid, statedEndsAt };
     if (now >= lot.endsAt) {
-      if (lot.noSale) return { lot, state: 'closed', currentBid: null, bidCount: 0, price: lot.startingBid };
-      return { lot, state: 'sold', currentBid: lot.finalPrice, bidCount: lot.finalBids, price: lot.finalPrice };
+      if (lot.noSale) return { lot, state: 'closed', currentBid: null, bidCount: 0, price: lot.startingBid, statedEndsAt };
+      return { lot, state: 'sold', currentBid: lot.finalPrice, bidCount: lot.finalBids, price: lot.finalPrice, statedEndsAt };
     }
     const progress = (now - lot.publishAt) / (lot.endsAt - lot.publishAt);
-    if (lot.noSale || progress < 0.05) return { lot, state: 'open', currentBid: null, bidCount: 0, price: lot.startingBid };
+    if (lot.noSale || progress < 0.05) return { lot, state: 'open', currentBid: null, bidCount: 0, price: lot.startingBid, statedEndsAt };
     // Most bidding happens near the end, as on real timed auctions.
     const bid = roundTo(lot.startingBid + (lot.finalPrice - lot.startingBid) * progress ** 2.2, 50);
     const bids = Math.max(1, Math.round(lot.finalBids * progress ** 1.3));
-    return { lot, state: 'open', currentBid: bid, bidCount: bids, price: bid };
+    return { lot, state: 'open', currentBid: bid, bidCount: bids, price: bid, statedEndsAt };
   }
 
   /** Lots a visitor sees: published, not closed more than two demo days ago, in lot-number order. */
@@ -155,8 +178,11 @@ export class DemoAuction {
 
   /**
    * Publishes a lot now (the given one, else the next upcoming), optionally at a given starting
-   * price and closing in a given number of hours — the control endpoint tests and the alerts demo
-   * use to make a match appear (a low bid is a deal in an auction's last hours: deal-score.ts).
+   * price and closing in a given number of demo hours — the control endpoint tests and the alerts
+   * demo use to make a match appear (a low bid is a deal in an auction's last hours: deal-score.ts).
+   * Its stated end is on the real clock: the site says when it really closes (12 demo hours are 12
+   * real minutes at ×60), where the demo clock's end would read to the product as a day away, since
+   * the demo clock runs ahead of the real one by then.
    */
   publishNow(id?: string, price?: number, hoursLeft?: number): DemoLot | undefined {
     const now = this.now();
@@ -165,6 +191,7 @@ export class DemoAuction {
     const duration = hoursLeft !== undefined ? Math.round(hoursLeft * HOUR) : Math.max(lot.endsAt - lot.publishAt, 2 * DAY);
     lot.publishAt = Math.floor(now / 1000) * 1000;
     lot.endsAt = lot.publishAt + duration;
+    lot.realClock = true;
     if (price !== undefined && price > 0) {
       lot.startingBid = roundTo(price, 1);
       lot.finalPrice = Math.max(lot.startingBid, roundTo(price * 1.05, 50));
@@ -192,7 +219,8 @@ export class DemoAuction {
     // the dearest machine: a bargain on it is plain to see
     const lot = [...(alone.length > 0 ? alone : upcoming)].sort((a, b) => b.machine.marketValue - a.machine.marketValue || a.number - b.number)[0];
     if (!lot) return undefined;
-    // closing in half a demo day: a low bid that near the close is the deal an alert is for
+    // closing in half a demo day (12 real minutes at ×60, the end the site states for it): a low bid
+    // that near the close is the deal an alert is for
     return { lot, state: alone.length > 0 ? lot.machine.state : null, price: roundTo(lot.machine.marketValue * 0.3, 500), hoursLeft: 12 };
   }
 }

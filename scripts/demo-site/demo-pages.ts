@@ -34,7 +34,7 @@ export function listPage(views: LotView[], page: number, baseUrl: string): strin
   <a class="lot-link" href="/lots/${encodeURIComponent(v.lot.id)}"><img src="${baseUrl}/images/${encodeURIComponent(v.lot.id)}/1.svg" alt="${escapeHtml(v.lot.machine.title)}">
   <span class="lot-title">${escapeHtml(v.lot.machine.title)}</span></a>
   <div><span class="badge">${statusLabel(v)}</span> <span class="current-price" data-amount="${v.price}">${usd(v.price)}</span> <span class="bid-count">${v.bidCount} bids</span></div>
-  <time class="ends" datetime="${new Date(v.lot.endsAt).toISOString()}">Ends ${new Date(v.lot.endsAt).toUTCString()}</time>
+  <time class="ends" datetime="${new Date(v.statedEndsAt).toISOString()}">Ends ${new Date(v.statedEndsAt).toUTCString()}</time>
 </li>`,
     )
     .join('\n');
@@ -71,7 +71,7 @@ export function lotJson(view: LotView, baseUrl: string) {
     bid_count: view.bidCount,
     sold_price: view.state === 'sold' ? lot.finalPrice : null,
     buyers_premium_pct: lot.buyersPremiumPct,
-    ends_at: new Date(lot.endsAt).toISOString(),
+    ends_at: new Date(view.statedEndsAt).toISOString(),
     images: Array.from({ length: lot.imageCount }, (_, i) => `${baseUrl}/images/${lot.id}/${i + 1}.svg`),
     description: m.description,
   };

@@ -3,8 +3,8 @@
  * (list, 24 a page), `/lots/:id` (detail), `/live/lots/:id` (the same rendered by JavaScript),
  * `/api/lots?page=N` and `/api/lots/:id` (JSON), `/images/:id/:n.svg`, `/robots.txt`.
  * Control (loopback only): `POST /_control/publish {"lot_id"?, "price"?, "hours_left"?}` publishes a
- * lot now (closing in `hours_left` demo hours, else its own duration of at least two days) and
- * returns its id and URL; `POST /_control/advance {"minutes"}` moves the clock; `GET /_control/state`.
+ * lot now (closing in `hours_left` demo hours, else its own duration of at least two days; its
+ * stated end is the real time it closes) and returns its id and URL; `POST /_control/advance {"minutes"}` moves the clock; `GET /_control/state`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -101,7 +101,7 @@ export async function startDemoSite(
           const lot = auction.publishNow(id, price, hoursLeft as number | undefined);
           if (!lot) return send(res, 404, 'application/json', JSON.stringify({ detail: id ? `No lot ${id}.` : 'No upcoming lot left to publish.' }));
           const view = auction.view(lot);
-          return send(res, 201, 'application/json', JSON.stringify({ id: lot.id, url: `${baseUrl}/lots/${lot.id}`, title: lot.machine.title, price: view.price, ends_at: new Date(lot.endsAt).toISOString() }));
+          return send(res, 201, 'application/json', JSON.stringify({ id: lot.id, url: `${baseUrl}/lots/${lot.id}`, title: lot.machine.title, price: view.price, ends_at: new Date(view.statedEndsAt).toISOString() }));
         }
         if (path === '/_control/advance') {
           const minutes = Number(body.minutes);

@@ -42,6 +42,27 @@ describe('demo alert walkthrough', () => {
     expect(auction.walkthrough()!.lot.machine.recordId).toBe('3');
   });
 
+  it('states a published lot\'s end on the real clock, the others\' on the demo clock: at ×60, 12 demo hours close 12 real minutes from now', () => {
+    const catalog = [machine(0, 1, 'Texas', 90_000), machine(1, 1, 'Ohio', 50_000), machine(2, 3, 'Ohio', 70_000)];
+    // a running demo a real minute old: its clock is an hour ahead of the real one
+    const auction = new DemoAuction(catalog, { seed: 3, lots: 3, speed: 60, startedAt: Date.now() - 60_000, publishedShare: 0 });
+    const pick = auction.walkthrough()!;
+    const other = auction.lots.find((l) => l !== pick.lot)!;
+    auction.publishNow(pick.lot.id, pick.price, pick.hoursLeft);
+    const view = auction.view(pick.lot);
+    expect(view.state).toBe('open');
+    // the demo clock closes it in 12 demo hours; the site states the real time that happens
+    expect(pick.lot.endsAt - auction.now()).toBeGreaterThan(11.99 * 3600_000);
+    expect(view.statedEndsAt - Date.now()).toBeGreaterThan(11.9 * 60_000);
+    expect(view.statedEndsAt - Date.now()).toBeLessThanOrEqual(12 * 60_000 + 1000);
+    expect(auction.view(other).statedEndsAt).toBe(other.endsAt);
+    // when the demo clock reaches its end (here moved on by hand), the stated end is now
+    auction.advance(12 * 3600_000);
+    const closed = auction.view(pick.lot);
+    expect(closed.state).toBe('sold');
+    expect(Math.abs(closed.statedEndsAt - Date.now())).toBeLessThan(2000);
+  });
+
   it('on the real demo catalog (seed 42, 600 lots) names a lot no other excavator shares a state with', async () => {
     const catalog = await loadCatalog(process.env.SHARED_DIR ?? '../shared');
     const auction = new DemoAuction(catalog, { seed: 42, lots: 600, speed: 0, startedAt: Date.UTC(2026, 10, 26) });
