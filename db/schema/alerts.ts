@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, doublePrecision, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { categories } from './catalog.js';
 import type { Condition } from './listings.js';
 import { users } from './users.js';
@@ -60,6 +60,11 @@ export const alerts = pgTable(
     nearLat: doublePrecision('near_lat'),
     nearLon: doublePrecision('near_lon'),
     radiusMiles: integer('radius_miles'),
+    /**
+     * "Worth the trip" (issue 30): only lots whose discount under fair value exceeds the haul's
+     * high estimate from `near_zip` (which it needs: the check of migration 0045).
+     */
+    worthTheTrip: boolean('worth_the_trip').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     /** The daily cap's count: the UTC day (`YYYY-MM-DD`) and the instant messages kept that day. */
     capDay: text('cap_day'),
@@ -70,6 +75,7 @@ export const alerts = pgTable(
   (t) => [
     index('alerts_user_idx').on(t.userId, t.createdAt),
     index('alerts_active_match_idx').on(t.categoryId, t.stateKey, t.conditionKey).where(sql`is_active`),
+    check('alerts_worth_the_trip_zip_check', sql`NOT ${t.worthTheTrip} OR ${t.nearZip} IS NOT NULL`),
   ],
 );
 

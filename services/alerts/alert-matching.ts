@@ -5,6 +5,8 @@
  */
 import type { AlertDealLevel, NotificationEvent } from '../../db/schema/alerts.js';
 import { distanceMiles } from '../shared/geo/distance.js';
+import { worthTheTrip } from '../valuation/delivered-price.js';
+import { haulEstimate, weightClass } from '../valuation/freight.js';
 import type { AlertCriteria } from './alert-rules.js';
 
 export type MatchableListing = {
@@ -23,6 +25,8 @@ export type MatchableListing = {
   /** Where the lot is placed (null: not placed; never within a radius). */
   lat: number | null;
   lon: number | null;
+  /** The valuation's fair value (USD; null or absent: not valued — never worth the trip). */
+  fairValue?: number | null;
 };
 
 /** Whether a lot is within the alert's radius of its ZIP code (true when the alert has no radius). */
@@ -30,6 +34,24 @@ export function withinRadius(alert: Pick<AlertCriteria, 'nearLat' | 'nearLon' | 
   if (alert.radiusMiles === null || alert.nearLat === null || alert.nearLon === null) return true;
   if (listing.lat === null || listing.lon === null) return false;
   return distanceMiles({ lat: alert.nearLat, lon: alert.nearLon }, { lat: listing.lat, lon: listing.lon }) <= alert.radiusMiles;
+}
+
+/**
+ * "Worth the trip" (issue 30): when the alert asks for it, the lot's discount under its fair value
+ * must exceed the haul's high estimate from the alert's ZIP code (its weight class from its type
+ * and title, freight.ts). A lot not placed, not valued or without a price is never worth it. True
+ * when the alert does not ask. The SQL (alerts-repository.ts) computes the same haul from the
+ * weight class the matcher passes in.
+ */
+export function worthTheTripFor(
+  alert: Pick<AlertCriteria, 'worthTheTrip' | 'nearLat' | 'nearLon'>,
+  listing: Pick<MatchableListing, 'categoryId' | 'title' | 'priceUsd' | 'fairValue' | 'lat' | 'lon'>,
+): boolean {
+  if (!alert.worthTheTrip) return true;
+  if (alert.nearLat === null || alert.nearLon === null || listing.lat === null || listing.lon === null) return false;
+  const miles = distanceMiles({ lat: alert.nearLat, lon: alert.nearLon }, { lat: listing.lat, lon: listing.lon });
+  const haul = haulEstimate(weightClass(listing.categoryId, listing.title), miles);
+  return worthTheTrip({ price: listing.priceUsd, fairValue: listing.fairValue ?? null }, haul.high);
 }
 
 /** The badge the UI shows (spec §4): deal_score / 10 rounded up, clamped to 0–100. */
@@ -109,6 +131,7 @@ export function alertMatches(
     | 'nearLat'
     | 'nearLon'
     | 'radiusMiles'
+    | 'worthTheTrip'
   >,
   listing: MatchableListing,
   now: Date,
@@ -121,6 +144,7 @@ export function alertMatches(
   if (alert.state !== null && alert.state !== listing.state) return false;
   if (alert.condition !== null && alert.condition !== listing.condition) return false;
   if (!withinRadius(alert, listing)) return false;
+  if (!worthTheTripFor(alert, listing)) return false;
   // Deals only: a valued lot must reach the alert's level; an unvalued one matches only by opt-in.
   if (listing.dealScore === null ? !alert.includeUnscored : badgeScore(listing.dealScore) < minimumBadge(alert)) return false;
   if (alert.keywordTerms && alert.keywordTerms.length > 0) {

@@ -26,7 +26,19 @@ export type MessageListing = {
   city: string | null;
   state: string | null;
   /** When the alert has a ZIP code and the lot is placed: the distance and the price delivered there. */
-  delivered?: { zip: string; distanceMiles: number; precision: 'zip' | 'city' | 'state'; premium: number | null; haulLow: number; haulHigh: number; totalLow: number | null; totalHigh: number | null } | null;
+  delivered?: MessageDelivered | null;
+};
+
+/** The distance from the alert's ZIP code and the price delivered there (delivered-price.ts `deliveredPrice`). */
+export type MessageDelivered = {
+  zip: string;
+  distanceMiles: number;
+  precision: 'zip' | 'city' | 'state';
+  premium: number | null;
+  haulLow: number;
+  haulHigh: number;
+  totalLow: number | null;
+  totalHigh: number | null;
 };
 
 export type MessageAlert = {
@@ -43,6 +55,8 @@ export type MessageAlert = {
   /** "Within radiusMiles of nearZip" (issue 30). */
   nearZip?: string | null;
   radiusMiles?: number | null;
+  /** Only lots whose discount exceeds the haul's high estimate from nearZip (issue 30). */
+  worthTheTrip?: boolean;
 };
 
 export type RenderedEmail = { subject: string; text: string; html: string };
@@ -110,7 +124,33 @@ export function criteriaText(alert: MessageAlert): string {
   else parts.push(alert.dealLevel === 'excellent' ? 'excellent deals only' : 'good deals or better');
   if (alert.includeUnscored) parts.push('and listings without a score');
   if (alert.keywords) parts.push(`keywords "${cleanText(alert.keywords, 200)}"`);
+  if (alert.worthTheTrip && alert.nearZip) parts.push(`worth the trip to ${alert.nearZip}`);
   return parts.join(' · ');
+}
+
+/** "about 120 mi away", or "~300 mi away (state only)" when only the lot's state is known. */
+function awayText(d: MessageDelivered): string {
+  const miles = Math.round(d.distanceMiles).toLocaleString('en-US');
+  return d.precision === 'state' ? `~${miles} mi away (state only)` : `about ${miles} mi away`;
+}
+
+/**
+ * The distance and the delivered estimate in one sentence: "about 120 mi away; ≈ $14,200–$15,100
+ * delivered with premium and haul" (without a stated premium: "with haul; no buyer's premium
+ * stated"; without a price: the haul alone).
+ */
+export function deliveredSentence(d: MessageDelivered): string {
+  const range = (low: number, high: number) => `${formatUsd(low)}–${formatUsd(high)}`;
+  if (d.totalLow === null || d.totalHigh === null) return `${awayText(d)}; haul ≈ ${range(d.haulLow, d.haulHigh)}`;
+  const what = d.premium !== null ? 'with premium and haul' : "with haul; no buyer's premium stated";
+  return `${awayText(d)}; ≈ ${range(d.totalLow, d.totalHigh)} delivered ${what}`;
+}
+
+/** The same for SMS, in few characters: "100 mi, ~$50.3-52k delivered" (the haul alone without a price). */
+export function deliveredSms(d: MessageDelivered): string {
+  const miles = `${d.precision === 'state' ? '~' : ''}${Math.round(d.distanceMiles)} mi`;
+  if (d.totalLow === null || d.totalHigh === null) return `${miles}, haul ~${compactRange(d.haulLow, d.haulHigh)}`;
+  return `${miles}, ~${compactRange(d.totalLow, d.totalHigh)} delivered`;
 }
 
 function fairValueLine(listing: MessageListing): string {
@@ -130,12 +170,34 @@ function rangeLine(listing: MessageListing): string | null {
 
 type Fact = { label: string; value: string };
 
+/**
+ * The end of every alert, digest and watch e-mail (watch-messages.ts too): why the reader gets it
+ * and the one link that stops it (the same link the List-Unsubscribe header carries), as text
+ * lines and as the HTML body's last paragraph.
+ */
+export function emailFooter(reason: string, stop: { label: string; url: string }): { text: string[]; html: string } {
+  return {
+    text: [reason, `${stop.label}: ${stop.url}`],
+    html: `<p style="color:#666;font-size:12px">${escapeHtml(reason)} <a href="${escapeHtml(stop.url)}">${escapeHtml(stop.label)}</a></p>`,
+  };
+}
+
+/** An e-mail's HTML body around its parts (already escaped): one look for every message. */
+export function emailHtml(parts: string[]): string {
+  return ['<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111">', ...parts, '</body></html>'].join('\n');
+}
+
 /** "$3,350 — about 60% under similar sales; 99 in 100 sold for more" (deal-claim.ts), or null when unscored. */
 export function claimLine(listing: MessageListing): string | null {
   return dealClaimSentence({ priceUsd: listing.priceUsd, buyersPremiumPct: listing.buyersPremiumPct, fairValue: listing.fairValue, dealScore: listing.dealScore });
 }
 
-function facts(listing: MessageListing, now: Date): Fact[] {
+/**
+ * What the message says of a lot. The distance and price delivered: a row each (distance, haul,
+ * total) in the instant e-mail; one sentence (`deliveredSentence`) a lot in the digest, which
+ * lists many.
+ */
+function facts(listing: MessageListing, now: Date, delivered: 'rows' | 'sentence' = 'rows'): Fact[] {
   const claim = claimLine(listing);
   const list: Fact[] = [
     { label: 'Price', value: listing.priceUsd === null ? 'not shown' : formatUsd(listing.priceUsd) },
@@ -150,7 +212,8 @@ function facts(listing: MessageListing, now: Date): Fact[] {
   const place = [listing.city ? cleanText(listing.city, 80) : null, listing.state].filter(Boolean).join(', ');
   if (place) list.push({ label: 'Location', value: place });
   const d = listing.delivered;
-  if (d) {
+  if (d && delivered === 'sentence') list.push({ label: `Delivered to ${d.zip}`, value: deliveredSentence(d) });
+  else if (d) {
     const about = d.precision === 'state' ? `~${Math.round(d.distanceMiles)} mi, state only` : `about ${Math.round(d.distanceMiles)} mi`;
     list.push({ label: 'Distance', value: `${about} from ${d.zip}` });
     const range = (low: number, high: number) => `${formatUsd(low)} - ${formatUsd(high)}`;
@@ -191,7 +254,7 @@ export function renderMatchEmail(input: {
   const link = dealUrl(appUrl, listing.slug);
   const rows = facts(listing, now);
   const why = criteriaText(alert);
-  const footer = `You get this e-mail because of your Deal Radar alert for ${alert.equipmentType}.`;
+  const footer = emailFooter(`You get this e-mail because of your Deal Radar alert for ${alert.equipmentType}.`, { label: 'Turn this alert off', url: input.unsubscribeUrl });
 
   const text = [
     intro,
@@ -203,12 +266,10 @@ export function renderMatchEmail(input: {
     '',
     `View the deal: ${link}`,
     '',
-    footer,
-    `Turn this alert off: ${input.unsubscribeUrl}`,
+    ...footer.text,
   ].join('\n');
 
-  const html = [
-    '<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111">',
+  const html = emailHtml([
     `<p>${escapeHtml(intro)}</p>`,
     `<h2 style="margin:0 0 8px">${escapeHtml(title)}</h2>`,
     '<table cellpadding="4" style="border-collapse:collapse">',
@@ -216,9 +277,8 @@ export function renderMatchEmail(input: {
     '</table>',
     `<p><strong>Why it matched:</strong> ${escapeHtml(why)}</p>`,
     `<p><a href="${escapeHtml(link)}">View the deal</a></p>`,
-    `<p style="color:#666;font-size:12px">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}">Turn this alert off</a></p>`,
-    '</body></html>',
-  ].join('\n');
+    footer.html,
+  ]);
   return { subject, text, html };
 }
 
@@ -292,6 +352,8 @@ export function smsCriteriaText(alert: MessageAlert): string {
   const level = alert.minDealScore !== null ? `score ${alert.minDealScore}+` : alert.dealLevel === 'excellent' ? 'excellent only' : 'good+';
   const parts = [alert.equipmentType, price, alert.state, alert.condition, level, alert.includeUnscored ? '+unscored' : null];
   if (alert.keywords) parts.push(`"${cleanText(alert.keywords, SMS_KEYWORDS_MAX)}"`);
+  if (alert.nearZip && alert.radiusMiles) parts.push(`${alert.radiusMiles} mi of ${alert.nearZip}`);
+  if (alert.nearZip && alert.worthTheTrip) parts.push('worth the trip');
   return parts.filter(Boolean).join(', ');
 }
 
@@ -317,6 +379,8 @@ export function renderMatchSms(input: { alert: MessageAlert; listing: MessageLis
       const left = timeLeft(listing.auctionEndAt, input.now);
       return left ? (left === 'Ended' ? left : `${left} left`) : null;
     })(),
+    // with the alert's ZIP code: how far, and what it costs delivered there
+    listing.delivered ? deliveredSms(listing.delivered) : null,
   ]
     .filter(Boolean)
     .join(', ');
@@ -344,9 +408,9 @@ export function renderDigestEmail(input: { alert: MessageAlert; items: DigestIte
   const shown = [...items].sort((a, b) => (b.listing.dealScore ?? -1) - (a.listing.dealScore ?? -1)).slice(0, DIGEST_MAX_ITEMS);
   const more = count - shown.length;
   const why = criteriaText(alert);
-  const footer = `You get this daily e-mail because of your Deal Radar alert for ${alert.equipmentType}.`;
+  const footer = emailFooter(`You get this daily e-mail because of your Deal Radar alert for ${alert.equipmentType}.`, { label: 'Turn this alert off', url: input.unsubscribeUrl });
   const textItems = shown.map(({ listing, event }, i) => {
-    const lines = facts(listing, now).map((f) => `   ${f.label}: ${f.value}`);
+    const lines = facts(listing, now, 'sentence').map((f) => `   ${f.label}: ${f.value}`);
     return [`${i + 1}. ${eventTag(event)}${cleanText(listing.title)}`, ...lines, `   ${dealUrl(appUrl, listing.slug)}`].join('\n');
   });
   const text = [
@@ -355,25 +419,22 @@ export function renderDigestEmail(input: { alert: MessageAlert; items: DigestIte
     '',
     ...textItems.flatMap((t) => [t, '']),
     ...(more > 0 ? [`…and ${more} more: ${appUrl}/alerts`, ''] : []),
-    footer,
-    `Turn this alert off: ${input.unsubscribeUrl}`,
+    ...footer.text,
   ].join('\n');
-  const html = [
-    '<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111">',
+  const html = emailHtml([
     `<p>${escapeHtml(`${count} ${count === 1 ? 'listing' : 'listings'} matched your ${alert.equipmentType} alert on ${input.day} (UTC).`)}</p>`,
     `<p><strong>Why they matched:</strong> ${escapeHtml(why)}</p>`,
     ...shown.map(({ listing, event }) =>
       [
         `<h3 style="margin:16px 0 4px">${eventTag(event)}<a href="${escapeHtml(dealUrl(appUrl, listing.slug))}">${escapeHtml(cleanText(listing.title))}</a></h3>`,
         '<table cellpadding="2">',
-        ...facts(listing, now).map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`),
+        ...facts(listing, now, 'sentence').map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`),
         '</table>',
       ].join('\n'),
     ),
     ...(more > 0 ? [`<p>…and ${more} more on <a href="${escapeHtml(`${appUrl}/alerts`)}">your alerts page</a>.</p>`] : []),
-    `<p style="color:#666;font-size:12px">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}">Turn this alert off</a></p>`,
-    '</body></html>',
-  ].join('\n');
+    footer.html,
+  ]);
   return { subject, text, html };
 }
 
@@ -381,9 +442,10 @@ export function renderDigestSms(input: { alert: MessageAlert; items: DigestItem[
   const count = input.items.length;
   const best = [...input.items].sort((a, b) => (b.listing.dealScore ?? -1) - (a.listing.dealScore ?? -1))[0]!.listing;
   const price = best.priceUsd === null ? '' : ` ${formatUsd(best.priceUsd)}`;
+  const delivered = best.delivered ? ` (${deliveredSms(best.delivered)})` : '';
   const link = `${input.appUrl}/alerts`;
   return fitSms(
     cleanText(best.title, 100),
-    (title) => `Deal Radar: ${count} new ${input.alert.equipmentType} ${count === 1 ? 'match' : 'matches'} today. Top: ${title}${price} ${link}`.replace(/\s+/g, ' '),
+    (title) => `Deal Radar: ${count} new ${input.alert.equipmentType} ${count === 1 ? 'match' : 'matches'} today. Top: ${title}${price}${delivered} ${link}`.replace(/\s+/g, ' '),
   );
 }

@@ -20,6 +20,8 @@ export const MESSAGES = {
   nearZip: 'Enter a US ZIP code (5 digits).',
   radiusMiles: 'Enter a whole number of miles from 1 to 3,000.',
   radiusNeedsZip: 'Add a ZIP code to measure the distance from.',
+  worthTheTripNeedsZip: 'Add a ZIP code to estimate the haul from.',
+  worthTheTrip: 'Must be true or false.',
   phoneRequired: 'Add a mobile phone number to your profile to get SMS alerts.',
   alertLimit: (max: number) => `Your free plan allows up to ${max} alerts. Upgrade to Premium for unlimited alerts.`,
   smsPremium: 'SMS alerts are a Premium feature. Upgrade to Premium, or choose email delivery.',
@@ -48,6 +50,7 @@ export type AlertInput = {
   frequency?: AlertFrequency;
   near_zip?: string | null;
   radius_miles?: number | string | null;
+  worth_the_trip?: boolean | null;
 };
 
 /** A valid alert's criteria, as stored. */
@@ -73,6 +76,8 @@ export type AlertCriteria = {
   nearLat: number | null;
   nearLon: number | null;
   radiusMiles: number | null;
+  /** Only lots whose discount under fair value exceeds the haul's high estimate from `nearZip` (which it needs); absent: off. */
+  worthTheTrip?: boolean;
 };
 
 export type FieldErrors = Record<string, string[]>;
@@ -202,6 +207,15 @@ export function validateAlert(input: AlertInput, base?: AlertCriteria): { ok: tr
     radiusMiles = n || null;
   }
   if (radiusMiles !== null && near === null && !errors.near_zip) fail('radius_miles', MESSAGES.radiusNeedsZip);
+  let worthTheTrip = base?.worthTheTrip ?? false;
+  if (has('worth_the_trip')) {
+    const raw = input.worth_the_trip;
+    if (raw !== undefined && raw !== null && typeof raw !== 'boolean') fail('worth_the_trip', MESSAGES.worthTheTrip);
+    else worthTheTrip = raw ?? false;
+  }
+  // The haul is estimated from the alert's ZIP code: without one the option cannot be kept (a PATCH
+  // that clears the ZIP code of such an alert must turn the option off too).
+  if (worthTheTrip && near === null && !errors.near_zip) fail('worth_the_trip', MESSAGES.worthTheTripNeedsZip);
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
@@ -224,6 +238,7 @@ export function validateAlert(input: AlertInput, base?: AlertCriteria): { ok: tr
       nearLat: near?.lat ?? null,
       nearLon: near?.lon ?? null,
       radiusMiles,
+      worthTheTrip,
     },
   };
 }

@@ -45,6 +45,7 @@ export type AlertResponse = {
   frequency: 'instant' | 'daily';
   near_zip: string | null;
   radius_miles: number | null;
+  worth_the_trip: boolean;
 };
 
 export type NotificationResponse = {
@@ -91,6 +92,7 @@ export function toAlertResponse(row: AlertRow): AlertResponse {
     frequency: row.frequency,
     near_zip: row.nearZip,
     radius_miles: row.radiusMiles,
+    worth_the_trip: row.worthTheTrip,
   };
 }
 

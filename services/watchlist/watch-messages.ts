@@ -4,7 +4,7 @@
  * the one-click unsubscribe link) and SMS (one short segment). Pure: every input is passed in,
  * the clock included. Listing text comes from auction sites: bounded, stripped, escaped in HTML.
  */
-import { cleanText, dealScoreText, dealUrl, escapeHtml, formatUsd, shortDealUrl, type RenderedEmail } from '../alerts/alert-messages.js';
+import { cleanText, dealScoreText, dealUrl, emailFooter, emailHtml, escapeHtml, formatUsd, shortDealUrl, type RenderedEmail } from '../alerts/alert-messages.js';
 import { outcomeText, type NoticeKind } from './watch-rules.js';
 import type { ListingStatus } from '../../db/schema/listings.js';
 
@@ -103,7 +103,7 @@ export function renderWatchEmail(input: WatchMessageInput & { unsubscribeUrl: st
   rows.push({ label: 'Fair value', value: listing.fairValue === null ? 'not estimated' : formatUsd(listing.fairValue) });
   rows.push({ label: input.kind === 'closed' || input.kind === 'gone' ? 'Ended' : 'Closes', value: endText(listing.auctionEndAt) });
   const link = dealUrl(appUrl, listing.slug);
-  const footer = 'You get this e-mail because you watch this lot on Deal Radar.';
+  const footer = emailFooter('You get this e-mail because you watch this lot on Deal Radar.', { label: 'Stop messages for this lot', url: input.unsubscribeUrl });
   const text = [
     intro,
     '',
@@ -113,20 +113,17 @@ export function renderWatchEmail(input: WatchMessageInput & { unsubscribeUrl: st
     `View the lot: ${link}`,
     `Your watchlist: ${appUrl}/watchlist`,
     '',
-    footer,
-    `Stop messages for this lot: ${input.unsubscribeUrl}`,
+    ...footer.text,
   ].join('\n');
-  const html = [
-    '<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111">',
+  const html = emailHtml([
     `<p>${escapeHtml(intro)}</p>`,
     `<h2 style="margin:0 0 8px">${escapeHtml(title)}</h2>`,
     '<table cellpadding="4" style="border-collapse:collapse">',
     ...rows.map((r) => `<tr><th align="left">${escapeHtml(r.label)}</th><td>${escapeHtml(r.value)}</td></tr>`),
     '</table>',
     `<p><a href="${escapeHtml(link)}">View the lot</a> · <a href="${escapeHtml(`${appUrl}/watchlist`)}">Your watchlist</a></p>`,
-    `<p style="color:#666;font-size:12px">${escapeHtml(footer)} <a href="${escapeHtml(input.unsubscribeUrl)}">Stop messages for this lot</a></p>`,
-    '</body></html>',
-  ].join('\n');
+    footer.html,
+  ]);
   return { subject: cleanText(subject, 300), text, html };
 }
 

@@ -55,7 +55,7 @@ describe('alerts API', () => {
     expect(alert).toEqual({
       id: expect.any(Number), equipment_type: 'Excavators', price_min: 20000, price_max: 60000, state: 'TX', condition: 'Good',
       delivery_method: 'email', is_active: true, created_at: expect.any(String), min_deal_score: null, deal_level: 'good', include_unscored: false, keywords: null, frequency: 'instant',
-      near_zip: null, radius_miles: null,
+      near_zip: null, radius_miles: null, worth_the_trip: false,
     });
     expect(Date.now() - Date.parse(alert.created_at)).toBeLessThan(60_000);
 
@@ -80,6 +80,30 @@ describe('alerts API', () => {
     expect(del.statusCode).toBe(204);
     expect((await call(user, 'DELETE', `/api/alerts/${alert.id}/`)).statusCode).toBe(404);
     expect((await call(user, 'GET', '/api/alerts/')).json().data.items).toHaveLength(2);
+  });
+
+  it('worth the trip: needs the ZIP code (400 in the field-error shape), is kept, listed and turned off with it', async () => {
+    const user = await registerUser(app);
+    const noZip = await call(user, 'POST', '/api/alerts/', { equipment_type: 'Excavators', worth_the_trip: true });
+    expect(noZip.statusCode).toBe(400);
+    expect(noZip.json()).toEqual({ worth_the_trip: ['Add a ZIP code to estimate the haul from.'], detail: 'Add a ZIP code to estimate the haul from.' });
+    const notBool = await call(user, 'POST', '/api/alerts/', { equipment_type: 'Excavators', near_zip: '50309', worth_the_trip: 'yes' });
+    expect(notBool.statusCode).toBe(400);
+    expect(notBool.json()).toHaveProperty('worth_the_trip');
+    expect((await call(user, 'GET', '/api/alerts/')).json().data.items).toEqual([]);
+
+    const created = await call(user, 'POST', '/api/alerts/', { equipment_type: 'Excavators', near_zip: '50309', radius_miles: 300, worth_the_trip: true });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().data.id;
+    expect(created.json().data).toMatchObject({ near_zip: '50309', radius_miles: 300, worth_the_trip: true });
+    expect((await call(user, 'GET', '/api/alerts/')).json().data.items[0]).toMatchObject({ id, worth_the_trip: true });
+    // Clearing the ZIP code alone would leave the option without a place to measure from: refused, nothing changed.
+    const cleared = await call(user, 'PATCH', `/api/alerts/${id}/`, { near_zip: null, radius_miles: null });
+    expect(cleared.statusCode).toBe(400);
+    expect(cleared.json()).toMatchObject({ worth_the_trip: ['Add a ZIP code to estimate the haul from.'] });
+    expect((await call(user, 'GET', '/api/alerts/')).json().data.items[0]).toMatchObject({ near_zip: '50309', worth_the_trip: true });
+    const off = await call(user, 'PATCH', `/api/alerts/${id}/`, { near_zip: null, radius_miles: null, worth_the_trip: false });
+    expect(off.json().data).toMatchObject({ near_zip: null, radius_miles: null, worth_the_trip: false });
   });
 
   it("never shows or changes another user's alert", async () => {

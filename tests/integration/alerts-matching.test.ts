@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertNotifications, listings, users } from '../../db/schema/index.js';
 import type { ApiApp } from '../../services/api/app.js';
-import { alertMatches } from '../../services/alerts/alert-matching.js';
+import { alertMatches, worthTheTripFor } from '../../services/alerts/alert-matching.js';
 import type { AlertCriteria } from '../../services/alerts/alert-rules.js';
 import { alertLinkKey } from '../../services/alerts/alerts-service.js';
 import { verifyUnsubscribeToken } from '../../services/alerts/unsubscribe-tokens.js';
@@ -86,6 +86,9 @@ describe('matching SQL agrees with the pure rule', () => {
           { nearZip: '75201', nearLat: DALLAS.lat, nearLon: DALLAS.lon, radiusMiles: pick([50, 200, 400]) },
           { nearZip: '73102', nearLat: OKC.lat, nearLon: OKC.lon, radiusMiles: pick([100, 250]) },
           { nearZip: '75201', nearLat: DALLAS.lat, nearLon: DALLAS.lon, radiusMiles: null },
+          // worth the trip from Dallas or Oklahoma City, with or without a radius
+          { nearZip: '75201', nearLat: DALLAS.lat, nearLon: DALLAS.lon, radiusMiles: null, worthTheTrip: true },
+          { nearZip: '73102', nearLat: OKC.lat, nearLon: OKC.lon, radiusMiles: pick([null, 400]), worthTheTrip: true },
         ]),
       };
       const row = await insertAlertWithinLimit(db, pick(owners).user.id, criteria, null);
@@ -98,7 +101,8 @@ describe('matching SQL agrees with the pure rule', () => {
       db,
       source,
       Array.from({ length: 120 }, (_, i) => ({
-        title: `${pick(['CAT', 'Deere', 'Komatsu'])} ${pick(['320', '210', '650'])} ${pick(['excavator', 'dozer', 'loader with cab'])} #${i}`,
+        // model numbers and size words that give every weight class (freight.ts): mini, 320, 349, D8
+        title: `${pick(['CAT', 'Deere', 'Komatsu'])} ${pick(['320', '210', '650', '349', 'D8', 'mini'])} ${pick(['excavator', 'dozer', 'loader with cab'])} #${i}`,
         make: pick([null, 'Caterpillar', 'John Deere']),
         model: pick([null, '320D', 'D6']),
         description: pick(['', 'Low hours, enclosed cab', 'Runs on tracks']),
@@ -107,6 +111,8 @@ describe('matching SQL agrees with the pure rule', () => {
         state: pick([null, ...states, 'NY']),
         condition: pick([null, ...conditions, 'Like New' as const]),
         dealScore: pick([null, 0, 1, 491, 500, 791, 799, 800, 801, 991, 1000]),
+        // discounts on either side of the hauls (about $600 to $16,000 from these places)
+        fairValue: pick([null, 5_000, 12_000, 26_000, 30_000, 50_000, 90_000]),
         status: pick(['open', 'open', 'open', 'closed'] as const),
         auctionEndAt: pick([null, new Date(now.getTime() + 5 * HOUR), new Date(now.getTime() - HOUR)]),
         ...pick(PLACES),
@@ -124,6 +130,14 @@ describe('matching SQL agrees with the pure rule', () => {
       }
     }
     expect(expected.size).toBeGreaterThan(20); // the data exercises the rule
+    // ... worth the trip among it: pairs it keeps, and pairs it alone turns away
+    const tripAlerts = alerts.filter((a) => a.criteria.worthTheTrip);
+    const keptByTrip = inserted.flatMap((l) => tripAlerts.filter((a) => expected.has(`${a.id}:${l.id}`)));
+    const turnedAway = inserted.flatMap((l) =>
+      tripAlerts.filter((a) => !worthTheTripFor(a.criteria, l) && alertMatches({ ...a.criteria, worthTheTrip: false }, l, now)),
+    );
+    expect(keptByTrip.length).toBeGreaterThan(3);
+    expect(turnedAway.length).toBeGreaterThan(3);
     expect([...got].sort()).toEqual([...expected].sort());
     expect(rows.every((r) => r.event === 'match' && r.eventKey === '' && r.status === 'pending')).toBe(true);
 

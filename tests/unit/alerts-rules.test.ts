@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { alertMatches, badgeScore, levelRank, minimumBadge, notificationEvent, type MatchableListing } from '../../services/alerts/alert-matching.js';
 import { keywordTerms, MESSAGES, planViolation, toE164, validateAlert, type AlertCriteria } from '../../services/alerts/alert-rules.js';
 import { slotTime } from '../../services/matcher/digest-schedule.js';
+import { distanceMiles } from '../../services/shared/geo/distance.js';
+import { haulEstimate, weightClass } from '../../services/valuation/freight.js';
 import { digestMessageKey, instantMessageKey, parseAlertMessageKey } from '../../services/alerts/alert-message-keys.js';
 
 describe('alert validation (spec §5)', () => {
@@ -16,7 +18,7 @@ describe('alert validation (spec §5)', () => {
     const result = validateAlert({ equipment_type: 'wheel-loaders', state: 'any-location', condition: 'any-condition', price_min: '90000', price_max: 1000 });
     expect(result).toEqual({
       ok: true,
-      criteria: { categoryId: 3, priceMin: 90000, priceMax: 1000, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: null, includeUnscored: false, keywords: null, keywordTerms: null, isActive: true, nearZip: null, nearLat: null, nearLon: null, radiusMiles: null },
+      criteria: { categoryId: 3, priceMin: 90000, priceMax: 1000, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant', dealLevel: 'good', minDealScore: null, includeUnscored: false, keywords: null, keywordTerms: null, isActive: true, nearZip: null, nearLat: null, nearLon: null, radiusMiles: null, worthTheTrip: false },
     });
     const v = validateAlert({ equipment_type: 'Cranes', price_min: '', price_max: null, state: 'texas', condition: 'like new' });
     expect(v.ok && v.criteria).toMatchObject({ priceMin: null, priceMax: null, state: 'TX', condition: 'Like New' });
@@ -157,6 +159,42 @@ describe('matching rule', () => {
     // the ZIP code alone: no filter (messages carry the price delivered there)
     const zipOnly = validateAlert({ equipment_type: 'Excavators', near_zip: '50309' });
     expect(zipOnly.ok && zipOnly.criteria.radiusMiles).toBeNull();
+  });
+  it('worth the trip: the discount under fair value must exceed the haul\'s high estimate from the ZIP code', () => {
+    const houston = validateAlert({ equipment_type: 'Excavators', near_zip: '77002', worth_the_trip: true });
+    expect(houston.ok && houston.criteria.worthTheTrip).toBe(true);
+    const trip = { ...alert, ...(houston.ok ? { nearZip: '77002', nearLat: houston.criteria.nearLat, nearLon: houston.criteria.nearLon, worthTheTrip: true } : {}) };
+    const dallas = { ...listing, lat: 32.7767, lon: -96.797 };
+    const miles = distanceMiles({ lat: trip.nearLat!, lon: trip.nearLon! }, dallas);
+    expect(miles).toBeGreaterThan(220);
+    expect(miles).toBeLessThan(230);
+    // a 20-ton CAT 320 on a lowboy, ~270 road miles: $1,080–2,500 (the minimum charge is the high end)
+    expect(haulEstimate(weightClass(1, 'CAT 320'), miles)).toMatchObject({ weightClass: 'heavy', high: 2500 });
+    expect(alertMatches(trip, { ...dallas, fairValue: 47_501 }, now)).toBe(true); // $2,501 under
+    expect(alertMatches(trip, { ...dallas, fairValue: 47_500 }, now)).toBe(false); // $2,500: not more than the haul
+    expect(alertMatches({ ...trip, worthTheTrip: false }, { ...dallas, fairValue: 47_500 }, now)).toBe(true);
+    // a mini excavator rides a hotshot trailer: $950 at most, so a $1,000 discount is worth it
+    expect(alertMatches(trip, { ...dallas, title: 'CAT mini excavator', fairValue: 46_000 }, now)).toBe(true);
+    // Los Angeles, ~1,375 miles: $9,880 at most on the lowboy — $9,000 under is not worth it, $10,000 is
+    const la = { ...listing, lat: 34.0522, lon: -118.2437 };
+    expect(haulEstimate('heavy', distanceMiles({ lat: trip.nearLat!, lon: trip.nearLon! }, la)).high).toBe(9880);
+    expect(alertMatches(trip, { ...la, fairValue: 54_000 }, now)).toBe(false);
+    expect(alertMatches(trip, { ...la, fairValue: 55_000 }, now)).toBe(true);
+    // not valued, no price, not placed: never worth the trip
+    expect(alertMatches(trip, { ...dallas, fairValue: null }, now)).toBe(false);
+    expect(alertMatches(trip, { ...dallas }, now)).toBe(false);
+    expect(alertMatches({ ...trip, priceMin: null, priceMax: null }, { ...dallas, priceUsd: null, fairValue: 60_000 }, now)).toBe(false);
+    expect(alertMatches(trip, { ...dallas, lat: null, lon: null, fairValue: 90_000 }, now)).toBe(false);
+  });
+  it('worth the trip needs a ZIP code (a 400 names the field); a PATCH that clears the ZIP code must turn it off', () => {
+    expect(validateAlert({ equipment_type: 'Excavators', worth_the_trip: true })).toEqual({ ok: false, errors: { worth_the_trip: [MESSAGES.worthTheTripNeedsZip] } });
+    const created = validateAlert({ equipment_type: 'Excavators', near_zip: '50309', worth_the_trip: true });
+    expect(created.ok && created.criteria.worthTheTrip).toBe(true);
+    const base = created.ok ? created.criteria : undefined;
+    expect(validateAlert({ price_max: 100 }, base)).toMatchObject({ ok: true, criteria: { worthTheTrip: true } });
+    expect(validateAlert({ near_zip: null }, base)).toEqual({ ok: false, errors: { worth_the_trip: [MESSAGES.worthTheTripNeedsZip] } });
+    expect(validateAlert({ near_zip: null, worth_the_trip: false }, base)).toMatchObject({ ok: true, criteria: { nearZip: null, worthTheTrip: false } });
+    expect(validateAlert({ equipment_type: 'Excavators', worth_the_trip: null })).toMatchObject({ ok: true, criteria: { worthTheTrip: false } });
   });
   it('only live lots: open and not ended', () => {
     expect(alertMatches(alert, { ...listing, status: 'closed' }, now)).toBe(false);

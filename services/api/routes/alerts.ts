@@ -42,6 +42,12 @@ const alertBody = z.object({
     .nullish()
     .describe("The buyer's US ZIP code: with radius_miles only lots within it match; messages then show the distance and the price delivered there."),
   radius_miles: wholeOrText.describe('With near_zip: only lots within this many miles (1–3000, as the crow flies). Null: no distance filter.'),
+  worth_the_trip: z
+    .boolean({ error: 'Must be true or false.' })
+    .nullish()
+    .describe(
+      "Only lots whose discount under fair value exceeds the estimated haul's high end from near_zip (which it needs: a 400 without it). Default false.",
+    ),
 });
 
 const alert = z.object({
@@ -61,6 +67,7 @@ const alert = z.object({
   frequency: z.enum(['instant', 'daily']),
   near_zip: z.string().nullable().describe('Added in issue 30.'),
   radius_miles: z.number().int().nullable().describe('Added in issue 30.'),
+  worth_the_trip: z.boolean().describe("Added in issue 30: only lots whose discount under fair value exceeds the haul's high estimate from near_zip."),
 });
 
 const notification = z.object({

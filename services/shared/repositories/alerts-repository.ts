@@ -15,6 +15,7 @@ import type { Condition } from '../../../db/schema/listings.js';
 import { parseAlertMessageKey } from '../../alerts/alert-message-keys.js';
 import type { AlertCriteria } from '../../alerts/alert-rules.js';
 import { MATERIAL_PRICE_DROP, type DailyCaps } from '../../alerts/alert-matching.js';
+import { FREIGHT_RATES, ROAD_FACTOR, WEIGHT_CLASSES, weightClass, type WeightClass } from '../../valuation/freight.js';
 import type { DbOrTx } from '../database/db.js';
 import { intArray, textArray } from '../database/sql-arrays.js';
 
@@ -42,6 +43,7 @@ function criteriaValues(c: AlertCriteria) {
     nearLat: c.nearLat,
     nearLon: c.nearLon,
     radiusMiles: c.radiusMiles,
+    worthTheTrip: c.worthTheTrip ?? false,
   };
 }
 
@@ -64,6 +66,7 @@ export function criteriaOf(row: AlertRow): AlertCriteria {
     nearLat: row.nearLat,
     nearLon: row.nearLon,
     radiusMiles: row.radiusMiles,
+    worthTheTrip: row.worthTheTrip,
   };
 }
 
@@ -148,29 +151,64 @@ export async function deactivateAlert(db: DbOrTx, alertId: number): Promise<Aler
  */
 export async function matchChangedListings(db: DbOrTx, changes: ChangedListing[], now: Date = new Date()): Promise<number> {
   if (changes.length === 0) return 0;
-  const [row] = (await db.execute(matchStatement(changes, now))) as unknown as Array<{ created: number }>;
+  const classes = await weightClassesOf(db, changes.map((c) => c.listingId));
+  const [row] = (await db.execute(matchStatement(changes, now, classes))) as unknown as Array<{ created: number }>;
   return row?.created ?? 0;
+}
+
+/**
+ * The weight class (freight.ts) of each listing, for "worth the trip" alerts: it is read from the
+ * type and title by rules stated once, in TypeScript, so the matcher computes it here and hands it
+ * to the statement rather than restating the rules in SQL.
+ */
+export async function weightClassesOf(db: DbOrTx, listingIds: number[]): Promise<Map<number, WeightClass>> {
+  if (listingIds.length === 0) return new Map();
+  const rows = (await db.execute(sql`
+    SELECT id, category_id AS "categoryId", title FROM listings WHERE id = ANY(${intArray([...new Set(listingIds)])})
+  `)) as unknown as Array<{ id: number; categoryId: number; title: string }>;
+  return new Map(rows.map((r) => [r.id, weightClass(r.categoryId, r.title)]));
+}
+
+/**
+ * The haul's high estimate (freight.ts `haulEstimate(...).high`) in SQL, from a weight class and a
+ * distance: road miles = round(miles × ROAD_FACTOR), at least the class's minimum, rounded to
+ * $10. The same float8 operations as JavaScript's, in the same order, so the two agree exactly
+ * (Math.round(x) is floor(x + 0.5) for these non-negative values). NULL for an unknown class.
+ */
+function haulHighSql(weight: SQL, miles: SQL): SQL {
+  // Our own constants as literals (numbers only), one CASE per rate.
+  const byClass = (value: (c: WeightClass) => number) =>
+    sql`(CASE ${weight} ${sql.raw(WEIGHT_CLASSES.map((c) => `WHEN '${c}' THEN ${Number(value(c))}::float8`).join(' '))} END)`;
+  const minimum = byClass((c) => FREIGHT_RATES[c].minimum[1]);
+  const perMile = byClass((c) => FREIGHT_RATES[c].perMile[1]);
+  const roadMiles = sql`floor(greatest(0::float8, ${miles}) * ${sql.raw(`${Number(ROAD_FACTOR)}::float8`)} + 0.5::float8)`;
+  return sql`(floor(greatest(${minimum}, ${roadMiles} * ${perMile}) / 10::float8 + 0.5::float8) * 10::float8)`;
 }
 
 /** The level rank of `levelRank` (alert-matching.ts) in SQL, from a badge (NULL: not valued). */
 const rankOf = (badge: SQL) => sql`CASE WHEN ${badge} IS NULL THEN 0 WHEN ${badge} >= 80 THEN 4 WHEN ${badge} >= 60 THEN 3 WHEN ${badge} >= 40 THEN 2 ELSE 1 END`;
 const badgeOf = (dealScore: SQL) => sql`CASE WHEN ${dealScore} IS NULL THEN NULL ELSE least(100, greatest(0, ceil(${dealScore} / 10.0)))::int END`;
 
-/** The matching statement itself (the benchmark prints its plan). */
-export function matchStatement(changes: ChangedListing[], now: Date): SQL {
+/**
+ * The matching statement itself (the benchmark prints its plan). `classes`: each listing's weight
+ * class (`weightClassesOf`); a listing without one is never "worth the trip".
+ */
+export function matchStatement(changes: ChangedListing[], now: Date, classes: ReadonlyMap<number, WeightClass> = new Map()): SQL {
   // unnest of two arrays rather than jsonb_to_recordset: the planner knows unnest's row count
   // (one for a match job's single listing, so it probes alerts_active_match_idx), while a jsonb
   // set is always guessed at 100 rows, which made it scan every alert for one listing.
   const ids = intArray(changes.map((c) => c.listingId));
   const triggers = textArray(changes.map((c) => c.trigger));
+  const weights = textArray(changes.map((c) => classes.get(c.listingId) ?? ''));
   return sql`
     WITH changed AS (
       SELECT DISTINCT ON (l.id)
              l.id, l.category_id, l.price_usd, l.state, l.condition, l.deal_score, l.lat, l.lon,
+             l.fair_value, nullif(e.weight_class, '') AS weight_class,
              ${badgeOf(sql`l.deal_score`)} AS badge,
              lower(l.title || ' ' || coalesce(l.make, '') || ' ' || coalesce(l.model, '') || ' ' || l.description) AS haystack,
              e.trigger
-      FROM unnest(${ids}, ${triggers}) AS e(listing_id, trigger)
+      FROM unnest(${ids}, ${triggers}, ${weights}) AS e(listing_id, trigger, weight_class)
       JOIN listings l ON l.id = e.listing_id
       WHERE l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > ${now.toISOString()}::timestamptz)
       ORDER BY l.id, (e.trigger = 'price_drop') DESC, e.trigger
@@ -212,6 +250,11 @@ export function matchStatement(changes: ChangedListing[], now: Date): SQL {
         -- within the radius of the alert's ZIP code (the same distance as the pure rule: geo_distance_miles)
         AND (a.radius_miles IS NULL OR (k.lat IS NOT NULL AND k.lon IS NOT NULL
              AND geo_distance_miles(a.near_lat, a.near_lon, k.lat, k.lon) <= a.radius_miles))
+        -- worth the trip: the discount under fair value exceeds the haul's high estimate from the
+        -- alert's ZIP code (worthTheTripFor in alert-matching.ts); unplaced, unvalued or unpriced lots never
+        AND (NOT a.worth_the_trip OR (k.lat IS NOT NULL AND k.lon IS NOT NULL AND a.near_lat IS NOT NULL AND a.near_lon IS NOT NULL
+             AND k.price_usd IS NOT NULL AND k.fair_value IS NOT NULL AND k.weight_class IS NOT NULL
+             AND k.fair_value::float8 - k.price_usd::float8 > ${haulHighSql(sql`k.weight_class`, sql`geo_distance_miles(a.near_lat, a.near_lon, k.lat, k.lon)`)}))
         AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
         AND (prev.alert_id IS NULL OR k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} OR k.rank > prev.best_rank)
     ),
