@@ -33,6 +33,7 @@ import {
   optedOutPhones,
   pendingDigestDeliveries,
   pendingInstantDeliveries,
+  queuedInstantMessages,
   rollOverBeyondDailyCap,
   type DeliveryRow,
   type DigestDelivery,
@@ -121,9 +122,22 @@ export function notifyBatches(messages: Array<{ listingId: number; messageKey: s
 /**
  * Records the instant messages of these listings' pending notifications in the message log and
  * queues them for the notifier in batches; returns how many.
+ *
+ * `rerun`: this job ran before (it stalled with its worker, or failed) and may have died after
+ * marking its notifications queued but before adding their notify-batch jobs; the listings'
+ * messages still queued are then queued again. The batches are the ones the first run made
+ * (same keys in the same order, so the same job ids) unless some were sent meanwhile; a message
+ * in two jobs is still sent once (the claim), so this is safe, and only reruns pay for it.
  */
-export async function dispatchInstantNotifications(deps: Deps, listingIds: number[], now: Date = new Date()): Promise<number> {
+export async function dispatchInstantNotifications(deps: Deps, listingIds: number[], now: Date = new Date(), opts: { rerun?: boolean } = {}): Promise<number> {
   await rollOverBeyondDailyCap(deps.database.db, listingIds, now, { email: deps.config.ALERT_DAILY_EMAIL_CAP, sms: deps.config.ALERT_DAILY_SMS_CAP });
+  if (opts.rerun) {
+    const stranded = await queuedInstantMessages(deps.database.db, listingIds);
+    if (stranded.length > 0) {
+      await deps.queues.enqueueBulk('notifyBatch', notifyBatches(stranded, deps.config.NOTIFY_BATCH_SIZE));
+      deps.logger.info({ listingIds, messages: stranded.length }, 'queued messages of an interrupted match job queued again');
+    }
+  }
   const rows = await pendingInstantDeliveries(deps.database.db, listingIds);
   if (rows.length === 0) return 0;
   const linkKey = alertLinkKey(deps.config);
@@ -166,6 +180,7 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
   await recordQueuedMessages(deps.database.db, messages);
   faultPoint('messages-recorded');
   await markNotificationsQueued(deps.database.db, queued);
+  faultPoint('notifications-queued');
   await deps.queues.enqueueBulk('notifyBatch', notifyBatches(queued, deps.config.NOTIFY_BATCH_SIZE));
   await markNotificationsSkipped(deps.database.db, turnedOff.map((r) => r.notificationId), SKIP_ALERT_OFF);
   await markNotificationsSkipped(deps.database.db, optedOut, SKIP_OPTED_OUT);

@@ -6,6 +6,7 @@
  * the digest. A digest job gathers a day's daily
  * matches into one message per alert. Both are idempotent: a second run sends nothing new.
  */
+import type { Job } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { faultPoint } from '../shared/fault-points.js';
 import type { JobHandler, Payload } from '../shared/queues.js';
@@ -18,14 +19,22 @@ type Deps = Pick<AppContext, 'config' | 'database' | 'queues' | 'logger'>;
 export type MatchOutcome = { matched: number; queued: number };
 
 export function createMatchHandler(deps: Deps): JobHandler<'match'> {
-  return async (payload: Payload<'match'>): Promise<MatchOutcome> => {
+  return async (payload: Payload<'match'>, job?: Pick<Job, 'attemptsMade' | 'stalledCounter'>): Promise<MatchOutcome> => {
     const now = new Date();
     const matched = await matchChangedListings(deps.database.db, [{ listingId: payload.listingId, trigger: payload.event }], now);
     faultPoint('match-recorded');
-    const queued = await dispatchInstantNotifications(deps, [payload.listingId], now);
+    const queued = await dispatchInstantNotifications(deps, [payload.listingId], now, { rerun: isRerun(job) });
     if (matched > 0 || queued > 0) deps.logger.info({ listingId: payload.listingId, event: payload.event, matched, queued }, 'listing matched alerts');
     return { matched, queued };
   };
+}
+
+/**
+ * Whether a job ran before: it failed (a retry) or its worker died with it (BullMQ's stalled
+ * check put it back: `stalledCounter`). Its first run may have stopped anywhere.
+ */
+export function isRerun(job: Pick<Job, 'attemptsMade' | 'stalledCounter'> | undefined): boolean {
+  return (job?.attemptsMade ?? 0) > 0 || (job?.stalledCounter ?? 0) > 0;
 }
 
 export function createDigestHandler(deps: Deps): JobHandler<'alertDigest'> {

@@ -8,7 +8,8 @@
  *     (with its notification) as soon as the writer is free, together with those sent meanwhile
  *     (group commit), so a worker dying mid-batch leaves only its wave in flight to the
  *     stale-claim rule: the job's rerun sends the rest at once, and waits (delayed, no attempt
- *     spent) until the held claims are stale to send those;
+ *     spent) until the held claims are stale to send those (a claim young enough for its holder
+ *     to be alive is looked at again once that holder's send must have ended: `lookAgainAt`);
  *   - a 4xx (NonRetryableError) fails that message for good and records why on its notification;
  *     a 5xx/429/network error puts it back to queued and the job ends with a RetryableError, so
  *     BullMQ runs it again with backoff — and the rerun only claims what is still queued; after
@@ -36,6 +37,21 @@ import type { SmsTransport } from './transports/sms-transport.js';
 
 export type BatchOutcome = { sent: number; failed: number; skipped: number; retrying: number; notMine: number };
 
+/**
+ * When a batch that found some of its messages in another sender's hands looks again (epoch ms).
+ * A live sender is done with a claim within two sends (a lane sends two of its wave's claims in
+ * turn), so a claim younger than that is looked at again once it must have ended — sent, or back
+ * to queued — rather than after the whole claim timeout (a reclaim job racing this one, a
+ * replica); an older claim's holder is gone, and the batch waits until the claim is stale.
+ */
+export function lookAgainAt(claimedAt: number[], now: number, sendTimeoutMs: number, claimTimeoutSeconds: number): number {
+  const times = claimedAt.map((at) => {
+    const liveDone = at + 2 * sendTimeoutMs + 1000;
+    return liveDone > now ? liveDone : at + claimTimeoutSeconds * 1000 + 1000;
+  });
+  return Math.max(now + 1000, Math.min(...times));
+}
+
 export function createNotifyBatchHandler(deps: {
   db: Db;
   transport: EmailTransport;
@@ -45,9 +61,12 @@ export function createNotifyBatchHandler(deps: {
   parallelism: number;
   /** NOTIFY_CLAIM_TIMEOUT_SECONDS (default STALE_CLAIM_SECONDS). */
   claimTimeoutSeconds?: number;
+  /** NOTIFY_SEND_TIMEOUT_MS (default 15 s): how long a live sender can hold a claim per send. */
+  sendTimeoutMs?: number;
 }): JobHandler<'notifyBatch'> {
   const { db, logger } = deps;
   const claimTimeoutSeconds = deps.claimTimeoutSeconds ?? STALE_CLAIM_SECONDS;
+  const sendTimeoutMs = deps.sendTimeoutMs ?? 15_000;
   return async (payload: Payload<'notifyBatch'>, job: Job, token?: string): Promise<BatchOutcome> => {
     const keys = [...new Set(payload.messageKeys)];
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -121,10 +140,14 @@ export function createNotifyBatchHandler(deps: {
     const busy = others.filter((k) => ['sending', 'queued'].includes(statuses.get(k)?.status ?? ''));
     outcome.notMine = busy.length;
     if (retryReason === undefined && busy.length > 0 && token) {
-      // Only claims held elsewhere are left: look again when the oldest would be stale, without
-      // spending an attempt (the sender may be dead; the stale-claim rule then lets this job send).
-      const claimedAt = Math.min(...busy.map((k) => statuses.get(k)!.claimedAt?.getTime() ?? Date.now()));
-      const at = Math.max(Date.now() + 1000, claimedAt + claimTimeoutSeconds * 1000 + 1000);
+      // Only claims held elsewhere are left: look again, without spending an attempt, when a live
+      // holder must be done, or (the holder is gone) when the claim is stale and this job may send.
+      const at = lookAgainAt(
+        busy.map((k) => statuses.get(k)!.claimedAt?.getTime() ?? Date.now()),
+        Date.now(),
+        sendTimeoutMs,
+        claimTimeoutSeconds,
+      );
       logger.info({ listingId: payload.listingId, ...outcome, until: new Date(at).toISOString() }, 'notify batch waits for messages held by another sender');
       await job.moveToDelayed(at, token);
       throw new DelayedError();

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { z } from 'zod';
+import { armFaultPoint, FAULT_POINTS } from './fault-points.js';
 
 export const SERVICE_NAMES = ['api', 'crawler', 'scorer', 'matcher', 'notifier', 'scheduler'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -119,6 +120,13 @@ const envSchema = z
      * send the claimer can still have in flight (checked below against NOTIFY_SEND_TIMEOUT_MS).
      */
     NOTIFY_CLAIM_TIMEOUT_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(600),
+    /**
+     * The notifier's sweep for messages that would otherwise never be sent (queued with no job,
+     * or held by a sender gone for NOTIFY_CLAIM_TIMEOUT_SECONDS): how often it runs (and once at
+     * start), and how long a message must have sat queued before the sweep gives it a job.
+     */
+    NOTIFY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(24 * 3_600_000).default(5 * 60_000),
+    NOTIFY_STRANDED_AFTER_SECONDS: z.coerce.number().int().min(5).max(24 * 3600).default(60),
 
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
@@ -141,6 +149,27 @@ const envSchema = z
      */
     QUEUE_LOCK_MS: z.coerce.number().int().min(500).max(3_600_000).optional(),
     QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).optional(),
+    /**
+     * Fault drills and tests only: `<point>[:<n>]` makes the process send itself FAULT_SIGNAL the
+     * n-th time it reaches a named point (services/shared/fault-points.ts). Refused in production.
+     */
+    FAULT_POINT: z
+      .string()
+      .optional()
+      .transform(blankToUndefined)
+      .pipe(
+        z
+          .string()
+          .refine((v) => /^[a-z-]+(:[1-9]\d{0,5})?$/.test(v) && (FAULT_POINTS as readonly string[]).includes(v.split(':')[0]!), {
+            message: `must be <point>[:<n>], a point one of ${FAULT_POINTS.join(', ')}`,
+          })
+          .optional(),
+      ),
+    FAULT_SIGNAL: z
+      .string()
+      .optional()
+      .transform(blankToUndefined)
+      .pipe(z.enum(['SIGKILL', 'SIGTERM', 'SIGINT']).default('SIGKILL')),
     CRAWL_ALLOW_ONLY_LOOPBACK: bool.optional(),
     CRAWL_USER_AGENT_CONTACT: z.string().default('https://github.com/deal-radar/deal-radar'),
     GSA_API_KEY: z.string().default('DEMO_KEY'),
@@ -218,6 +247,11 @@ const envSchema = z
         message:
           'JWT_SECRET is required when NODE_ENV=production with DATABASE_URL, and must be at least 32 random characters (e.g. `openssl rand -base64 48`)',
       });
+      return z.NEVER;
+    }
+    // A fault point kills the process on purpose: never where real work runs.
+    if (env.NODE_ENV === 'production' && env.FAULT_POINT) {
+      ctx.issues.push({ code: 'custom', path: ['FAULT_POINT'], input: env.FAULT_POINT, message: 'is for fault drills and tests: not allowed when NODE_ENV=production' });
       return z.NEVER;
     }
     // A claim must outlive every send its holder can still have in flight, or a merely slow
@@ -314,6 +348,10 @@ let cached: Config | undefined;
 
 /** The process's configuration, parsed once: its environment over the `.env` file. */
 export function loadConfig(layers: Pick<EnvironmentLayers, 'defaults' | 'overrides'> = {}): Config {
-  cached ??= parseConfig(layeredEnvironment(layers));
+  if (!cached) {
+    cached = parseConfig(layeredEnvironment(layers));
+    // The process's own configuration (not one a test parses) is the one that arms a fault point.
+    armFaultPoint(cached);
+  }
   return cached;
 }

@@ -7,13 +7,26 @@
  *   FAULT_SIGNAL=SIGKILL       …it sends itself this signal (SIGKILL by default; SIGINT or
  *                              SIGTERM ask for the orderly stop instead).
  *
- * Read from the environment once, here, rather than through the config schema: it is a test
- * instrument every layer may call (importers, workers, repositories), not a setting.
+ * Both are read and checked by the config schema (services/shared/config.ts: a point that does
+ * not exist, or any point under NODE_ENV=production, stops start-up); `loadConfig` arms the
+ * process's point here once. Every layer may call `faultPoint` (importers, workers,
+ * repositories) without a config in hand, so the armed point is module state, and a call is a
+ * comparison when nothing is armed.
  */
-const spec = parse(process.env.FAULT_POINT);
-const signal = (process.env.FAULT_SIGNAL ?? 'SIGKILL') as NodeJS.Signals;
+import type { Config } from './config.js';
+
+let spec: { name: string; at: number } | null = null;
+let signal: NodeJS.Signals = 'SIGKILL';
 const hits = new Map<string, number>();
 let fired = false;
+
+/** Arms the point the configuration names (none: disarms). Called once per process by loadConfig. */
+export function armFaultPoint(config: Pick<Config, 'FAULT_POINT' | 'FAULT_SIGNAL'>): void {
+  spec = parse(config.FAULT_POINT);
+  signal = config.FAULT_SIGNAL;
+  hits.clear();
+  fired = false;
+}
 
 function parse(value: string | undefined): { name: string; at: number } | null {
   if (!value) return null;
@@ -37,6 +50,8 @@ export const FAULT_POINTS = [
   'match-recorded',
   /** instant messages in the message log, their notifications not marked, no job queued */
   'messages-recorded',
+  /** instant messages in the log and their notifications marked queued, their batch jobs not yet queued */
+  'notifications-queued',
   /** a message claimed for sending, not yet handed to the provider */
   'notify-claimed',
   /** a message accepted by the provider, not yet marked sent */

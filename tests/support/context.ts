@@ -22,23 +22,44 @@ export async function createTestContext(
   const testDb = await createTestDatabase();
   const backend = opts.queueBackend ?? 'postgres';
   const redisUrl = inject('redisUrl');
-  const config: Config = parseConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: testDb.url,
-    ...(backend === 'redis' ? { REDIS_URL: redisUrl } : {}),
-    APP_URL: 'http://localhost:8080',
-    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
-    SHARED_DIR: process.env.SHARED_DIR ?? '../shared',
-    ...opts.env,
+  const ctx = contextOn(testDb.url, {
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      ...(backend === 'redis' ? { REDIS_URL: redisUrl } : {}),
+      APP_URL: 'http://localhost:8080',
+      JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+      SHARED_DIR: process.env.SHARED_DIR ?? '../shared',
+      ...opts.env,
+    },
+    queues: backend === 'redis' ? { kind: 'redis', url: redisUrl, prefix: `t${randomBytes(4).toString('hex')}` } : undefined,
+    poolMax: 3,
   });
-  const logger = createLogger(config, 'test');
-  const database = connectDatabase(testDb.url, { max: 5 });
-  const queues = new QueueRuntime(
-    backend === 'redis' ? { kind: 'redis', url: redisUrl } : { kind: 'postgres', url: testDb.url },
-    logger,
-    { prefix: backend === 'redis' ? `t${randomBytes(4).toString('hex')}` : undefined, poolMax: 3 },
-  );
+  return {
+    ...ctx,
+    async close() {
+      await ctx.close();
+      await testDb.drop();
+    },
+  };
+}
+
+/**
+ * An AppContext on an existing database, its configuration parsed from `env` (DATABASE_URL is
+ * the database's), its queues in that database unless `queues` names a Redis (with a prefix
+ * that isolates the run). `close()` releases the connections, not the database. Also used
+ * outside vitest (the fault harness under `npm run soak`), so nothing here injects.
+ */
+export function contextOn(
+  url: string,
+  opts: { env: Record<string, string>; queues?: { kind: 'redis'; url: string; prefix: string }; poolMax?: number; databaseMax?: number; logName?: string },
+): TestContext {
+  const config: Config = parseConfig({ ...opts.env, DATABASE_URL: url });
+  const logger = createLogger(config, opts.logName ?? 'test');
+  const database = connectDatabase(url, { max: opts.databaseMax ?? 5 });
+  const queues = opts.queues
+    ? new QueueRuntime({ kind: 'redis', url: opts.queues.url }, logger, { prefix: opts.queues.prefix, poolMax: opts.poolMax })
+    : new QueueRuntime({ kind: 'postgres', url }, logger, { poolMax: opts.poolMax });
   return {
     config,
     logger,
@@ -47,7 +68,6 @@ export async function createTestContext(
     async close() {
       await queues.close();
       await database.close();
-      await testDb.drop();
     },
   };
 }

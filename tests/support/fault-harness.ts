@@ -18,12 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type postgres from 'postgres';
-import { parseConfig } from '../../services/shared/config.js';
-import type { AppContext } from '../../services/shared/context.js';
-import { connectDatabase } from '../../services/shared/database/db.js';
 import { openSql, withDatabase } from '../../services/shared/database/connection-url.js';
-import { createLogger } from '../../services/shared/logger.js';
-import { QUEUE_NAMES, QueueRuntime } from '../../services/shared/queues.js';
+import type { AppContext } from '../../services/shared/context.js';
+import { QUEUE_NAMES } from '../../services/shared/queues.js';
 import { insertAlertWithinLimit } from '../../services/shared/repositories/alerts-repository.js';
 import { insertUser } from '../../services/shared/repositories/users-repository.js';
 import { importFastIronSales } from '../../services/scorer/import-sales.js';
@@ -31,6 +28,7 @@ import { trainAndStoreModel } from '../../services/scorer/train-model.js';
 import { syncSourcesFromConfig } from '../../services/crawler/index.js';
 import { createRegistry } from '../../services/crawler/adapters/index.js';
 import { CATEGORIES } from '../../services/shared/categories.js';
+import { contextOn, type TestContext } from './context.js';
 import type { FakeSmtp } from './fake-smtp.js';
 import { baseEnv, runCliCommand, startProcess, type ServiceProcess } from './service-process.js';
 
@@ -82,21 +80,8 @@ async function salesSubset(): Promise<string> {
   return file;
 }
 
-function contextFor(url: string, env: Record<string, string>): AppContext & { close(): Promise<void> } {
-  const config = parseConfig({ ...env, DATABASE_URL: url, LOG_LEVEL: 'silent' });
-  const logger = createLogger(config, 'fault-harness');
-  const database = connectDatabase(url, { max: 3 });
-  const queues = new QueueRuntime({ kind: 'postgres', url }, logger, { poolMax: 2 });
-  return {
-    config,
-    logger,
-    database,
-    queues,
-    async close() {
-      await queues.close();
-      await database.close();
-    },
-  };
+function contextFor(url: string, env: Record<string, string>): TestContext {
+  return contextOn(url, { env: { ...env, LOG_LEVEL: 'silent' }, poolMax: 2, databaseMax: 3, logName: 'fault-harness' });
 }
 
 async function createDatabase(adminUrl: string, name: string, template: string): Promise<void> {
@@ -135,15 +120,23 @@ export async function prepareHarness(opts: { adminUrl: string; template: string;
       CRAWL_SOURCES: 'demo',
       DEMO_SITE_URL: opts.siteUrl,
       CRAWL_CONCURRENCY: '4',
-      CRAWL_TIMEOUT_MS: '5000',
+      CRAWL_TIMEOUT_MS: '15000',
       SMTP_URL: opts.smtp.url,
       MAIL_FROM: 'alerts@dealradar.test',
       ALERT_DAILY_EMAIL_CAP: '1000',
-      // A killed worker's jobs are handed on within seconds, not the production half minute.
-      QUEUE_LOCK_MS: '3000',
+      // The recovery bounds, shortened (docs/operations.md, "Recovery bounds"): a killed worker's
+      // jobs are handed on within seconds (a 10 s lock, checked every second), not the
+      // production half minute; a claim it held is stale after 92 s (the least an 8 s send
+      // timeout allows), not 10 minutes; the notifier's sweep looks every 2 s, not every 5
+      // minutes, for messages queued 30 s with no job. Not shorter: on a loaded machine (CI, a
+      // shared box) a live worker must still renew its lock in time and a send to the local
+      // SMTP server must end within its timeout, or work is done twice for real.
+      QUEUE_LOCK_MS: '10000',
       QUEUE_STALLED_INTERVAL_MS: '1000',
-      NOTIFY_SEND_TIMEOUT_MS: '1000',
-      NOTIFY_CLAIM_TIMEOUT_SECONDS: '64',
+      NOTIFY_SEND_TIMEOUT_MS: '8000',
+      NOTIFY_CLAIM_TIMEOUT_SECONDS: '92',
+      NOTIFY_SWEEP_INTERVAL_MS: '2000',
+      NOTIFY_STRANDED_AFTER_SECONDS: '30',
       APP_URL: 'http://localhost:8080',
     });
   const ctx = contextFor(url, env(url));
@@ -195,6 +188,8 @@ export type RunResult = {
   states: Partial<Record<Phase, EndState>>;
   state: EndState;
   output: string;
+  /** Why jobs failed, and the workers' warnings and errors: for the message of a mismatch. */
+  problems: string;
 };
 
 /** The phases of a run, in order: a case runs up to the phase its fault point belongs to. */
@@ -285,13 +280,22 @@ export async function runThrough(h: Harness, fault?: FaultCase, opts: { deadline
     const code = await proc.stop('SIGTERM');
     output += proc.output();
     if (code !== 0) throw new Error(`the workers did not stop cleanly (${code}):\n${proc.output().slice(-4000)}`);
-    return { killed, restarts, states, state: states[PHASES[until]!]!, output };
+    return { killed, restarts, states, state: states[PHASES[until]!]!, output, problems: await problemsOf(ctx, output) };
   } finally {
     await proc.stop('SIGKILL');
     await sql.end();
     await ctx.close();
     await dropDatabase(h.adminUrl, db);
   }
+}
+
+async function problemsOf(ctx: AppContext, output: string): Promise<string> {
+  const lines: string[] = [];
+  for (const name of QUEUE_NAMES) {
+    for (const job of await ctx.queues.queue(name).getJobs(['failed'], 0, 20)) lines.push(`failed ${name} ${job.id}: ${job.failedReason}`);
+  }
+  const warnings = output.split('\n').filter((l) => /"level":(40|50|60)/.test(l));
+  return [...lines, ...warnings.slice(-40)].join('\n');
 }
 
 async function readEndState(ctx: AppContext, sql: postgres.Sql, mails: FakeSmtp['received'], day: string): Promise<EndState> {

@@ -400,6 +400,22 @@ export async function pendingInstantDeliveries(db: DbOrTx, listingIds: number[])
   `)) as unknown as DeliveryRow[];
 }
 
+/**
+ * Instant notifications of these listings marked queued whose message is still queued in the
+ * message log: a match job that died between marking them and adding their notify-batch job
+ * left them with no job (its rerun queues them again). In the order they were matched.
+ */
+export async function queuedInstantMessages(db: DbOrTx, listingIds: number[]): Promise<Array<{ listingId: number; messageKey: string }>> {
+  if (listingIds.length === 0) return [];
+  return (await db.execute(sql`
+    SELECT n.listing_id AS "listingId", n.message_key AS "messageKey"
+    FROM alert_notifications n
+    JOIN outbox_messages m ON m.message_key = n.message_key
+    WHERE n.listing_id = ANY(${intArray(listingIds)}) AND n.status = 'queued' AND n.frequency = 'instant' AND m.status = 'queued'
+    ORDER BY n.id
+  `)) as unknown as Array<{ listingId: number; messageKey: string }>;
+}
+
 /** Marks notifications as handed to the notifier under their message keys. */
 export async function markNotificationsQueued(db: DbOrTx, queued: Array<{ id: number; messageKey: string; channel: DeliveryMethod }>): Promise<void> {
   if (queued.length === 0) return;
