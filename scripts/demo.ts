@@ -63,18 +63,21 @@ async function ensureDemoAccount(ctx: AppContext): Promise<void> {
   if (created) await setUserZip(ctx.database.db, created.id, DEMO_ZIP);
 }
 
+/** A span of real hours in words: "12 minutes", "2 hours". */
+const realTime = (hours: number) => (hours < 1.5 ? `${Math.max(1, Math.round(hours * 60))} minutes` : `${Math.round(hours)} hours`);
+
 /**
  * The alert walkthrough, for the demo's own lots: the alert to create and the command that
  * publishes a bargain only that alert hears of (README "See it in one minute").
  */
-function walkthroughLines(pick: Walkthrough | undefined, siteUrl: string): string[] {
+function walkthroughLines(pick: Walkthrough | undefined, siteUrl: string, speed: number): string[] {
   const publish = (body: string) => `curl -X POST ${siteUrl}/_control/publish -H 'content-type: application/json' -d '${body}'`;
   if (!pick) return [`  Publish a lot now:  ${publish('{"price": 15000}')}`];
   const m = pick.lot.machine;
   const state = pick.state ? (US_STATES[pick.state] ?? pick.state) : null;
   return [
     `  Try an alert:       Alerts → Add Alert: Excavators${state ? `, Location ${state}` : ''}, e-mail, instant`,
-    `  Then publish a bargain (${m.title}${state ? ` in ${state}` : ''}, at $${pick.price.toLocaleString('en-US')}, closing in ${pick.hoursLeft} demo hours):`,
+    `  Then publish a bargain (${m.title}${state ? ` in ${state}` : ''}, at $${pick.price.toLocaleString('en-US')}, closing in ${pick.hoursLeft} demo hours${speed > 1 ? `: ${realTime(pick.hoursLeft / speed)} from now` : ''}):`,
     `                      ${publish(JSON.stringify({ lot_id: pick.lot.id, price: pick.price, hours_left: pick.hoursLeft }))}`,
     '  Read the e-mail:    npm run outbox   (within about three minutes)',
   ];
@@ -102,7 +105,7 @@ await runServices(
           `  Deal Radar:         ${config.APP_URL}   (crawls the demo site now, then every 3 minutes)`,
           `  Sign in with:       ${DEMO_LOGIN.email}  /  ${DEMO_LOGIN.password}`,
           `  Demo auction site:  ${siteUrl}/auctions   (seed ${config.DEMO_SITE_SEED}, clock ×${config.DEMO_SITE_SPEED}, ${config.DEMO_SITE_LOTS} lots)`,
-          ...walkthroughLines(site?.auction.walkthrough(), siteUrl),
+          ...walkthroughLines(site?.auction.walkthrough(), siteUrl, config.DEMO_SITE_SPEED),
           '  Stop with Ctrl-C.',
           '',
           '',

@@ -72,9 +72,37 @@ export function selectComparables(target: ComparableTarget, candidates: Comparab
  */
 export function comparablesSupport(ranked: RankedComparable[]): number {
   if (ranked.length === 0) return 0;
-  const effective = ranked.reduce((sum, c) => sum + Math.exp(-c.machineDistance / 2), 0);
-  const likeness = 1 - Math.exp(-effective / 2);
+  const likeness = comparablesLikeness(ranked);
   const ages = ranked.map((c) => c.ageYears).sort((a, b) => a - b);
   const medianAge = ages[Math.floor(ages.length / 2)]!;
   return likeness * (0.5 + 0.5 * Math.exp(-medianAge / 5));
+}
+
+/** A comparable's weight: 1 for the same model, year and hours, less the less alike its machine is. */
+const likenessWeight = (c: { machineDistance: number }) => Math.exp(-c.machineDistance / 2);
+
+/**
+ * How alike the comparables are to the listing, 0–1: each counts for less the less alike its
+ * machine is; five of the same model, year and hours give 0.92, one alone 0.39.
+ */
+export function comparablesLikeness(ranked: { machineDistance: number }[]): number {
+  const effective = ranked.reduce((sum, c) => sum + likenessWeight(c), 0);
+  return 1 - Math.exp(-effective / 2);
+}
+
+/**
+ * What the comparables say the listing is worth, as log(1 + price): the mean of their today prices
+ * weighted by likeness, each first adjusted for how much older or newer its machine is than the
+ * listing's (`ageRatio`: the listing's worth over the comparable's by age alone). Null without any.
+ */
+export function comparablesLogValue(comps: { today: number; machineDistance: number; ageRatio: number }[]): number | null {
+  let weights = 0;
+  let sum = 0;
+  for (const c of comps) {
+    if (!(c.today > 0) || !Number.isFinite(c.ageRatio)) continue;
+    const w = likenessWeight(c);
+    weights += w;
+    sum += w * Math.log1p(c.today * c.ageRatio);
+  }
+  return weights > 0 ? sum / weights : null;
 }

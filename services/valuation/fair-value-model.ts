@@ -8,7 +8,7 @@ import { ATTRIBUTE_FEATURES, encode as encodeAll, encodeLater, buildVocabulary, 
 import { GbdtModel, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
 import { fitTitleWords, titleWordColumns, TITLE_WORD_SPECS, type TitleWords } from './title-words.js';
 import { fitLotNeighbours, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
-import { comparableToday, estimatePriceIndex, inDollarsOf, type PriceIndex } from './price-index.js';
+import { ageingFactor, ageRatio, comparableToday, estimatePriceIndex, inDollarsOf, priceLevel, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
 import { knotsFromRange, residualKnots, SYMMETRIC_BELOW } from './market-distribution.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
@@ -253,6 +253,11 @@ export class FairValueModel {
     return comparableToday(this.data.priceIndex, sale, asOf);
   }
 
+  /** What a machine of `year` is worth against one of `otherYear` at `asOf`, by its type's depreciation (price-index.ts). */
+  ageRatio(categoryId: number | null, year: number | null, otherYear: number | null, asOf: Date): number {
+    return ageRatio(this.data.priceIndex, categoryId, year, otherYear, asOf);
+  }
+
   /** Whether the model knows enough sales of this type to value it. */
   valuesType(categoryId: number | null): boolean {
     const key = String(categoryId);
@@ -288,6 +293,27 @@ export class FairValueModel {
 
   value(input: ValuationInput): Valuation {
     return this.valueAll([input])[0]!;
+  }
+
+  /**
+   * Each input valued as a sale at `at[i]` — a date the model has evidence of such machines at —
+   * then moved to its own date (`input.soldAt`) exactly as a comparable sale is
+   * (`comparableToday`): its machine aged by the type's depreciation, in the dollars of that date.
+   * The trees learned what a machine of a given year fetched at the ages it was sold at; they
+   * cannot extrapolate to the age it has years later, the depreciation curve can.
+   */
+  valueAllAt(inputs: ValuationInput[], at: Date[]): Valuation[] {
+    const valuations = this.valueAll(inputs.map((input, i) => ({ ...input, soldAt: at[i]! })));
+    const latest = this.data.latestSaleAt ? new Date(this.data.latestSaleAt) : null;
+    return valuations.map((v, i) => {
+      const input = inputs[i]!;
+      // predictions are in the latest sale's dollars (training prices were moved there)
+      const dollars = latest ? Math.exp(priceLevel(this.data.priceIndex, input.soldAt) - priceLevel(this.data.priceIndex, latest)) : 1;
+      const f = dollars * ageingFactor(this.data.priceIndex, { soldAt: at[i]!, year: input.year, categoryId: input.categoryId }, input.soldAt);
+      if (f === 1) return v;
+      const fairValue = v.fairValue * f;
+      return { ...v, fairValue, low: v.low * f, high: v.high * f, logPrice: Math.log1p(fairValue) };
+    });
   }
 }
 

@@ -49,14 +49,36 @@ const TYPICAL_AGE_AT_SALE = 8;
  * worth $24,000 at 28: shown so, comparables read on the same footing as the fair value.
  */
 export function comparableToday(index: PriceIndex | undefined, sale: { price: number; soldAt: Date; year: number | null; categoryId: number | null }, asOf: Date): number {
-  const inDollars = inDollarsOf(index, sale.price, sale.soldAt, asOf);
+  return inDollarsOf(index, sale.price, sale.soldAt, asOf) * ageingFactor(index, sale, asOf);
+}
+
+/**
+ * How much a machine sold at `soldAt` has lost by `asOf` with age alone: its type's like-for-like
+ * depreciation over the years between, counted up to DEPRECIATION_MAX_AGE years of age (1 when the
+ * index has no rate for the type). A machine without a stated year is taken to be
+ * TYPICAL_AGE_AT_SALE years old when it sold.
+ */
+export function ageingFactor(index: PriceIndex | undefined, sale: { soldAt: Date; year: number | null; categoryId: number | null }, asOf: Date): number {
   const slope = index?.depreciation?.[String(sale.categoryId)] ?? 0;
-  if (slope === 0) return inDollars;
+  if (slope === 0) return 1;
   const soldYear = sale.soldAt.getTime() / YEAR_MS + 1970;
   const ageThen = sale.year !== null ? Math.max(0, soldYear - sale.year) : TYPICAL_AGE_AT_SALE;
   const ageNow = ageThen + Math.max(0, (asOf.getTime() - sale.soldAt.getTime()) / YEAR_MS);
   const aged = Math.min(ageNow, DEPRECIATION_MAX_AGE) - Math.min(ageThen, DEPRECIATION_MAX_AGE);
-  return inDollars * Math.exp(Math.min(0, slope) * aged);
+  return Math.exp(Math.min(0, slope) * aged);
+}
+
+/**
+ * What a machine of `year` is worth against one of `otherYear`, both at `asOf`, by age alone: the
+ * type's depreciation over the difference of their ages (each counted up to DEPRECIATION_MAX_AGE).
+ * 1 when either year is unknown.
+ */
+export function ageRatio(index: PriceIndex | undefined, categoryId: number | null, year: number | null, otherYear: number | null, asOf: Date): number {
+  const slope = Math.min(0, index?.depreciation?.[String(categoryId)] ?? 0);
+  if (slope === 0 || year === null || otherYear === null) return 1;
+  const t = asOf.getTime() / YEAR_MS + 1970;
+  const age = (y: number) => Math.min(DEPRECIATION_MAX_AGE, Math.max(0, t - y));
+  return Math.exp(slope * (age(year) - age(otherYear)));
 }
 
 export type IndexSale = { categoryId: number | null; make: string | null; modelFamily: string | null; year: number | null; soldAt: Date; price: number };

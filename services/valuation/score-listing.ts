@@ -3,7 +3,7 @@
  * the model, comparables from sales history, confidence from both, then the deal score. Pure:
  * the scorer worker does the reading and writing.
  */
-import { comparablesSupport, selectComparables, type ComparableCandidate, type RankedComparable } from './comparables.js';
+import { comparablesLikeness, comparablesLogValue, comparablesSupport, selectComparables, type ComparableCandidate, type RankedComparable } from './comparables.js';
 import { dealScore } from './deal-score.js';
 import type { FairValueModel, Valuation } from './fair-value-model.js';
 import type { ValuationInput } from './features.js';
@@ -121,7 +121,20 @@ export function rangeFactor(low: number, high: number): number {
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const roundMoney = (v: number) => Math.round(v);
 
-type Prepared = { kind: 'none'; result: ListingScore } | { kind: 'value'; ranked: RankedComparable[]; input: ValuationInput };
+type Prepared = { kind: 'none'; result: ListingScore } | { kind: 'value'; ranked: RankedComparable[]; input: ValuationInput; at: Date };
+
+/**
+ * The date the model values a listing at: its latest comparable's sale (capped at the valuation
+ * date), or the valuation date without comparables. There the trees have seen machines like it at
+ * the ages they then had; the valuation is then moved to the valuation date as its comparables are
+ * (FairValueModel.valueAllAt). Valued at today's date directly, a 1998 machine whose comparables
+ * sold in 2004–2012 would be priced by trees that never saw it older than 14.
+ */
+export function evidenceDate(ranked: { soldAt: Date }[], valuationDate: Date): Date {
+  if (ranked.length === 0) return valuationDate;
+  const latest = Math.max(...ranked.map((c) => c.soldAt.getTime()));
+  return new Date(Math.min(latest, valuationDate.getTime()));
+}
 
 /** The checks and comparables before the model is asked: the part one-at-a-time and batch share. */
 function prepare(listing: ListingToScore, model: FairValueModel, candidates: ComparableCandidate[], now: Date): Prepared {
@@ -130,23 +143,52 @@ function prepare(listing: ListingToScore, model: FairValueModel, candidates: Com
   // its deal score then claims less (deal-score.ts widens the distribution without their support),
   // rather than nothing — on later West lots abstaining left 98% of lots unscored.
   const ranked = listing.model || listing.modelFamily || listing.make ? selectComparables(listing, candidates, now, 5) : [];
-  const input = listingValuationInput(listing, now);
-  return { kind: 'value', ranked, input: model.withTypicalAttributes({ ...input, soldAt: model.valuationDate(input.soldAt) }) };
+  const input = model.withTypicalAttributes(listingValuationInput(listing, now));
+  const asOf = model.valuationDate(input.soldAt);
+  return { kind: 'value', ranked, input: { ...input, soldAt: asOf }, at: evidenceDate(ranked, asOf) };
 }
 
-/** The score from the model's valuation: the part after the model. */
-function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedComparable[], input: ValuationInput, valuation: Valuation, now: Date): ListingScore {
+/**
+ * The share of the fair value its comparables carry, × their likeness (comparables.ts): the rest is
+ * the model's. For a site whose own sales the model has measured, half: on later Fast Iron sales
+ * this was the most accurate share (RMSLE 0.2654 trees alone, 0.2614 at half, 0.2636 at 0.7,
+ * 0.2679 at 0.9; docs/deal-score.md). For a site it has not, the model's errors there are unknown and
+ * its trees learned the site from few lots: the comparables carry all their likeness.
+ */
+export const COMPARABLES_SHARE = { measuredSite: 0.5, otherSite: 1 } as const;
+
+/**
+ * The valuation resting on its comparables: its log value moved `share` of the way to what the
+ * comparables say (`comparablesLog`), its range moved with it. The comparables shown are then the
+ * evidence the fair value rests on, and it lies among them unless the lot is unlike them.
+ */
+export function restOnComparables(valuation: Valuation, comparablesLog: number | null, share: number): Valuation {
+  if (comparablesLog === null || !(share > 0)) return valuation;
+  const logPrice = valuation.logPrice + Math.min(1, share) * (comparablesLog - valuation.logPrice);
+  const fairValue = Math.expm1(logPrice);
+  const f = fairValue / valuation.fairValue;
+  return { ...valuation, logPrice, fairValue, low: valuation.low * f, high: valuation.high * f };
+}
+
+/** The score from the model's valuation (the trees', moved to the valuation date): the part after the model. */
+function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedComparable[], input: ValuationInput, treeValuation: Valuation, now: Date): ListingScore {
   const support = comparablesSupport(ranked);
-  const confidence = round2(support * rangeFactor(valuation.low, valuation.high));
   const asOf = input.soldAt;
+  const today = ranked.map((c) => model.comparableToday({ price: c.price, soldAt: c.soldAt, year: c.year, categoryId: listing.categoryId }, asOf));
+  const comparablesLog = comparablesLogValue(
+    ranked.map((c, i) => ({ today: today[i]!, machineDistance: c.machineDistance, ageRatio: model.ageRatio(listing.categoryId, listing.year, c.year, asOf) })),
+  );
+  const share = (treeValuation.ownMarket ? COMPARABLES_SHARE.measuredSite : COMPARABLES_SHARE.otherSite) * comparablesLikeness(ranked);
+  const valuation = restOnComparables(treeValuation, comparablesLog, share);
+  const confidence = round2(support * rangeFactor(valuation.low, valuation.high));
   const base: Omit<ListingScore, 'reason' | 'dealScore' | 'reasonText'> = {
     fairValue: roundMoney(valuation.fairValue),
     valueLow: roundMoney(valuation.low),
     valueHigh: roundMoney(valuation.high),
     valuationConfidence: confidence,
-    comparables: ranked.map((c) => ({
+    comparables: ranked.map((c, i) => ({
       title: c.title,
-      price: roundMoney(model.comparableToday({ price: c.price, soldAt: c.soldAt, year: c.year, categoryId: listing.categoryId }, asOf)),
+      price: roundMoney(today[i]!),
       original_price: c.price,
       sold_at: c.soldAt.toISOString(),
       source: c.source,
@@ -181,7 +223,7 @@ function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedCo
 export function scoreListing(listing: ListingToScore, model: FairValueModel, candidates: ComparableCandidate[], now: Date): ListingScore {
   const prepared = prepare(listing, model, candidates, now);
   if (prepared.kind === 'none') return prepared.result;
-  return finish(listing, model, prepared.ranked, prepared.input, model.value(prepared.input), now);
+  return finish(listing, model, prepared.ranked, prepared.input, model.valueAllAt([prepared.input], [prepared.at])[0]!, now);
 }
 
 /**
@@ -195,8 +237,8 @@ export function scoreListings(
   now: Date,
 ): ListingScore[] {
   const prepared = listings.map((l) => prepare(l, model, candidatesFor(l), now));
-  const toValue = prepared.flatMap((p) => (p.kind === 'value' ? [p.input] : []));
-  const valuations = toValue.length ? model.valueAll(toValue) : [];
+  const toValue = prepared.flatMap((p) => (p.kind === 'value' ? [p] : []));
+  const valuations = toValue.length ? model.valueAllAt(toValue.map((p) => p.input), toValue.map((p) => p.at)) : [];
   let next = 0;
   return prepared.map((p, i) => (p.kind === 'none' ? p.result : finish(listings[i]!, model, p.ranked, p.input, valuations[next++]!, now)));
 }

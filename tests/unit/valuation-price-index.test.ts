@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparableToday, DEPRECIATION_MAX_AGE, estimatePriceIndex, inDollarsOf, priceLevel, type IndexSale } from '../../services/valuation/price-index.js';
+import { ageingFactor, ageRatio, comparableToday, DEPRECIATION_MAX_AGE, estimatePriceIndex, inDollarsOf, priceLevel, type IndexSale } from '../../services/valuation/price-index.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 
 const random = seededRandom(3);
@@ -73,5 +73,24 @@ describe("today's dollars", () => {
     // no depreciation known (an index without it, or no index): today's dollars only
     expect(comparableToday({ points: index.points }, sale, asOf)).toBe(inDollarsOf(index, 50_000, sale.soldAt, asOf));
     expect(comparableToday(undefined, sale, asOf)).toBe(50_000);
+  });
+
+  it('ages by the type\'s depreciation alone, and compares two machines\' years at one date the same way', () => {
+    const index = { points: [], depreciation: { '1': -0.06 } };
+    const asOf = new Date('2026-06-01T00:00:00Z');
+    // a 2006 machine valued as sold in mid 2012 (6 years old) is 14 years older at asOf: ×exp(−0.06·14)
+    expect(ageingFactor(index, { soldAt: new Date('2012-06-01T00:00:00Z'), year: 2006, categoryId: 1 }, asOf)).toBeCloseTo(Math.exp(-0.06 * 14), 3);
+    // up to the plateau: a 1995 machine is 17 in 2012 and stops ageing at 25
+    expect(ageingFactor(index, { soldAt: new Date('2012-01-01T00:00:00Z'), year: 1995, categoryId: 1 }, new Date('2026-01-01T00:00:00Z'))).toBeCloseTo(Math.exp(-0.06 * 8), 2);
+    // without a year, a machine is taken to be 8 when it sold, as a comparable without one is
+    expect(ageingFactor(index, { soldAt: new Date('2012-06-01T00:00:00Z'), year: null, categoryId: 1 }, asOf)).toBeCloseTo(Math.exp(-0.06 * 14), 3);
+    expect(ageingFactor(index, { soldAt: new Date('2012-06-01T00:00:00Z'), year: 2006, categoryId: 2 }, asOf)).toBe(1);
+    // comparableToday is today's dollars × the ageing
+    const sale = { price: 40_000, soldAt: new Date('2012-06-01T00:00:00Z'), year: 2006, categoryId: 1 };
+    expect(comparableToday(index, sale, asOf)).toBeCloseTo(40_000 * ageingFactor(index, sale, asOf), 6);
+    // a 2016 machine against a 2012 one at asOf: 4 years younger (10 against 14)
+    expect(ageRatio(index, 1, 2016, 2012, asOf)).toBeCloseTo(Math.exp(0.06 * 4), 6);
+    expect(ageRatio(index, 1, 1990, 1980, asOf)).toBe(1); // both past the plateau
+    expect(ageRatio(index, 1, null, 2012, asOf)).toBe(1);
   });
 });

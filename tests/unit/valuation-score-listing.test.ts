@@ -3,7 +3,9 @@ import type { ComparableCandidate } from '../../services/valuation/comparables.j
 import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
-import { scoreListing, scoreListings, type ListingToScore } from '../../services/valuation/score-listing.js';
+import { evidenceDate, restOnComparables, scoreListing, scoreListings, type ListingToScore } from '../../services/valuation/score-listing.js';
+import { comparablesLikeness, comparablesLogValue } from '../../services/valuation/comparables.js';
+import { ageingFactor } from '../../services/valuation/price-index.js';
 
 // Synthetic history: two wheel-loader models whose price falls with age and hours.
 const random = seededRandom(5);
@@ -102,5 +104,78 @@ describe('the scoring contract', () => {
     expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now).reasonText).toBe('Not enough sales of this type yet');
     expect(scoreListing({ ...listing, priceUsd: null }, model, comps, now).reasonText).toBe('No price to compare yet');
     expect(scoreListing({ ...listing, categoryId: 6 }, model, comps, now).asOf).toBeNull();
+  });
+});
+
+describe('one story: the fair value rests on the comparables it shows', () => {
+  // The same history, plus a few later sales of another type (as online lots years after the
+  // dealer records): the model knows the market up to 2025, but wheel loaders only to 2010, sold
+  // at 0–15 years old. A 1999 loader listed in 2025 is 26: older than any the trees saw.
+  const later: TrainingSale[] = Array.from({ length: 40 }, (_, i) => ({
+    categoryId: 1, make: null, model: 'E35', modelFamily: 'E35', year: 2015 + (i % 8), hours: 2000, condition: null, state: 'CA',
+    saleChannel: 'auction', soldAt: new Date(Date.UTC(2025, i % 10, 1)), price: 20_000 + 500 * (i % 7), attributes: {},
+  }));
+  const { model: withLater } = trainFairValueModel([...sales, ...later], { params: { trees: 200, learningRate: 0.1 } });
+  const asOf = new Date('2025-10-01T00:00:00Z');
+  const allComps: ComparableCandidate[] = sales.map((s) => ({ title: `${s.year} ${s.model}`, model: s.model, modelFamily: s.modelFamily, year: s.year, hours: s.hours, price: s.price, soldAt: s.soldAt, source: 'test', url: null }));
+
+  it('values at its comparables\' latest sale and ages the value to the valuation date as they are aged', () => {
+    expect(evidenceDate([], asOf)).toBe(asOf);
+    expect(evidenceDate([{ soldAt: new Date('2009-01-01') }, { soldAt: new Date('2010-03-01') }], asOf).toISOString()).toBe('2010-03-01T00:00:00.000Z');
+    expect(evidenceDate([{ soldAt: new Date('2026-01-01') }], asOf)).toEqual(asOf);
+    const input = withLater.withTypicalAttributes({ ...listing, year: 1999, hours: 20_000, saleChannel: 'auction', soldAt: asOf, attributes: {} });
+    const at = new Date('2010-06-01T00:00:00Z');
+    const [moved] = withLater.valueAllAt([input], [at]);
+    const there = withLater.value({ ...input, soldAt: at });
+    const ageing = ageingFactor(withLater.data.priceIndex, { soldAt: at, year: 1999, categoryId: 3 }, asOf);
+    expect(ageing).toBeLessThan(0.7); // 11 → 25 years of age at the type's measured depreciation
+    expect(moved!.fairValue).toBeCloseTo(there.fairValue * ageing, 0);
+    expect(moved!.low / moved!.fairValue).toBeCloseTo(there.low / there.fairValue, 6);
+    // valued at its own date, nothing moves
+    expect(withLater.valueAllAt([input], [asOf])[0]!.fairValue).toBeCloseTo(withLater.value(input).fairValue, 6);
+  });
+
+  it('puts old machines\' fair values among their comparables\' today prices, and the median on theirs', () => {
+    const gaps: number[] = [];
+    let within = 0;
+    const years = [1996, 1998, 2000, 2002, 2004, 2006, 2008];
+    for (const [i, year] of years.entries()) {
+      const l = { ...listing, id: 10 + i, year, hours: 1000 + (2010 - year) * 900, auctionEndAt: null };
+      const scored = scoreListing(l, withLater, allComps, asOf);
+      const prices = scored.comparables!.map((c) => c.price).sort((a, b) => a - b);
+      if (scored.fairValue! >= prices[0]! * 0.995 && scored.fairValue! <= prices.at(-1)! * 1.005) within++;
+      gaps.push(Math.log(scored.fairValue! / prices[prices.length >> 1]!));
+    }
+    gaps.sort((a, b) => a - b);
+    expect(within, JSON.stringify(gaps)).toBeGreaterThanOrEqual(years.length - 1);
+    expect(Math.abs(gaps[gaps.length >> 1]!)).toBeLessThan(0.1);
+  });
+
+  it('moves the value its share of the way to what the comparables say, and the range with it', () => {
+    const v = { fairValue: 20_000, low: 15_000, high: 28_000, logPrice: Math.log1p(20_000), support: 5, knots: [0], ownMarket: true };
+    expect(restOnComparables(v, null, 1)).toBe(v);
+    expect(restOnComparables(v, Math.log1p(30_000), 0)).toBe(v);
+    const all = restOnComparables(v, Math.log1p(30_000), 1);
+    expect(all.fairValue).toBeCloseTo(30_000, 6);
+    expect(all.low).toBeCloseTo(22_500, 6);
+    expect(all.high).toBeCloseTo(42_000, 6);
+    const half = restOnComparables(v, Math.log1p(30_000), 0.5);
+    expect(half.logPrice).toBeCloseTo((Math.log1p(20_000) + Math.log1p(30_000)) / 2, 9);
+    expect(half.knots).toBe(v.knots);
+  });
+
+  it('weighs comparables by likeness, each adjusted for its age against the listing\'s', () => {
+    expect(comparablesLikeness([])).toBe(0);
+    expect(comparablesLikeness(Array.from({ length: 5 }, () => ({ machineDistance: 0 })))).toBeCloseTo(1 - Math.exp(-2.5), 9);
+    expect(comparablesLikeness([{ machineDistance: 0 }])).toBeCloseTo(1 - Math.exp(-0.5), 9);
+    expect(comparablesLogValue([])).toBeNull();
+    // a close comparable outweighs a far one; a comparable of an older machine counts at the listing's age
+    const value = comparablesLogValue([
+      { today: 10_000, machineDistance: 0, ageRatio: 1 },
+      { today: 40_000, machineDistance: 4, ageRatio: 1 },
+    ])!;
+    const w = Math.exp(-2);
+    expect(value).toBeCloseTo((Math.log1p(10_000) + w * Math.log1p(40_000)) / (1 + w), 9);
+    expect(comparablesLogValue([{ today: 10_000, machineDistance: 0, ageRatio: 1.5 }])).toBeCloseTo(Math.log1p(15_000), 9);
   });
 });
