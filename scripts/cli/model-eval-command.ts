@@ -14,7 +14,7 @@ import { saleSource, trainFairValueModel, type FairValueModel } from '../../serv
 import { westAuctionToSale } from '../../services/valuation/westauction-sales.js';
 import { fastIronToSale } from '../../services/valuation/fastiron-sales.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
-import { DEAL_FLAG_MULTIPLES, dealFlags, type DealFlags } from '../../services/scorer/deal-flags.js';
+import { DEAL_FLAG_MULTIPLES, dealFlags, scorerValuations, type DealFlags, type WrittenValuation } from '../../services/scorer/deal-flags.js';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs, type CliCommand } from './command.js';
 import { textTable } from './table.js';
@@ -54,7 +54,7 @@ function row(name: string, f: EvaluationFigures) {
   return { model: name, rows: f.rows, RMSLE: f.rmsle.toFixed(4), 'median APE': pct(f.medianApe), 'in 10–90% range': pct(f.coverage), 'median range width': pct(f.medianRangeWidth) };
 }
 
-function protocolRows(model: FairValueModel, train: TrainingSale[], test: TrainingSale[]): ProtocolRow[] {
+function protocolRows(train: TrainingSale[], test: TrainingSale[], valuations: (WrittenValuation | null)[]): ProtocolRow[] {
   const medianOf = (values: number[]) => {
     const s = [...values].sort((a, b) => a - b);
     return s.length === 0 ? NaN : s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2;
@@ -75,13 +75,12 @@ function protocolRows(model: FairValueModel, train: TrainingSale[], test: Traini
     }
     return found;
   };
-  const valuations = model.valueAll(test);
   return test.map((s, i) => {
     const m = medians(saleSource(s));
     return {
       type: typeName(s),
       truth: s.price,
-      valuation: model.valuesType(s.categoryId) ? valuations[i]! : null,
+      valuation: valuations[i] ?? null,
       globalMedian: m.global,
       typeMedian: m.byType.get(s.categoryId) ?? m.global,
     };
@@ -129,6 +128,16 @@ function runDealFlags(model: FairValueModel, train: TrainingSale[], test: Traini
   return shares;
 }
 
+/**
+ * The measure before 2026-11-27, for comparison: the model asked directly for each test sale at
+ * its sale date (later than any sale it knows), which no listing is valued as.
+ */
+function printAtSaleDate(model: FairValueModel, train: TrainingSale[], test: TrainingSale[], out: (line: string) => void) {
+  const all = model.valueAll(test);
+  const f = protocolFigures(protocolRows(train, test, test.map((s, i) => (model.valuesType(s.categoryId) ? all[i]! : null))));
+  out(`(valued directly at each sale's date instead, as measured before 2026-11-27: RMSLE ${f.rmsle.toFixed(4)}, range holds ${pct(f.range_coverage)})`);
+}
+
 async function saveModel(model: FairValueModel, flags: Record<string, string | true>): Promise<void> {
   if (typeof flags['save-model'] === 'string') await writeFile(flags['save-model'], JSON.stringify(model.toJSON()));
 }
@@ -169,8 +178,9 @@ async function runWestProtocol(flags: Record<string, string | true>, out: (line:
     out(`training period, latest ${h.rows} ${source} sales held out: RMSLE ${h.rmsle.toFixed(4)}, median log error ${h.medianLogError.toFixed(4)}`);
   }
   await saveModel(model, flags);
-  const figures = protocolFigures(protocolRows(model, train, test));
+  const figures = protocolFigures(protocolRows(train, test, scorerValuations(model, train, test)));
   printProtocol(figures, out);
+  printAtSaleDate(model, train, test, out);
   const deal_flags = runDealFlags(model, train, test, flags, out);
   if (flags.json) out(JSON.stringify({ ...figures, deal_flags }));
   return 0;
@@ -201,17 +211,20 @@ export async function runModelEval(args: string[], out: (line: string) => void =
     out(`test:  ${test.sales.length} sales (${span(test.sales)})${test.unpriced ? `, ${test.unpriced} rows without a price skipped` : ''}`);
     const { model, seconds } = trainFairValueModel(train.sales);
     out(`trained in ${seconds.toFixed(1)} s: ${1 + (model.data.extraGbdts?.length ?? 0)} boosted models, ${model.treeCount} trees; time-holdout RMSLE ${model.data.holdout.rmsle.toFixed(4)} on the latest ${model.data.holdout.rows} training sales`);
-    const truth = test.sales.map((s) => s.price);
     const started = performance.now();
-    const valuations = model.valueAll(test.sales);
+    const written = scorerValuations(model, train.sales, test.sales);
     const predictSeconds = (performance.now() - started) / 1000;
-    const figures = evaluate(truth, valuations);
-    const baseline = evaluate(truth, modelMedianBaseline(train.sales, test.sales));
-    const rows = [row('boosted trees (fair value)', figures), row('baseline: per-model median', baseline)];
+    // accuracy on the values the scorer writes (a sale it does not value is left out of both rows)
+    const valued = test.sales.flatMap((s, i) => (written[i] ? [{ sale: s, valuation: written[i]! }] : []));
+    const truth = valued.map((v) => v.sale.price);
+    const figures = evaluate(truth, valued.map((v) => v.valuation));
+    const baseline = evaluate(truth, modelMedianBaseline(train.sales, valued.map((v) => v.sale)));
+    const rows = [row('fair value as the scorer writes it', figures), row('baseline: per-model median', baseline)];
     for (const line of textTable(Object.keys(rows[0]!), rows.map((r) => Object.values(r)))) out(line);
-    out(`predicted ${test.sales.length} in ${(predictSeconds * 1000).toFixed(0)} ms`);
+    out(`scored ${test.sales.length} as listings in ${(predictSeconds * 1000).toFixed(0)} ms`);
+    printAtSaleDate(model, train.sales, test.sales, out);
     await saveModel(model, flags);
-    const protocol = protocolFigures(protocolRows(model, train.sales, test.sales));
+    const protocol = protocolFigures(protocolRows(train.sales, test.sales, written));
     out(`below the range ${pct(protocol.below_range)}, above ${pct(protocol.above_range)}; valued ${pct(protocol.valued_share)}`);
     const deal_flags = runDealFlags(model, train.sales, test.sales, flags, out);
     if (flags.json) out(JSON.stringify({ ...protocol, deal_flags }));

@@ -113,6 +113,21 @@ export function scoreOffers(
   });
 }
 
+/** A valuation as the scorer writes it: the fair value and its range (rounded dollars). */
+export type WrittenValuation = { fairValue: number; low: number; high: number };
+
+/**
+ * The valuations the scorer writes for the test sales, each listed closed at its own price on the
+ * day it sold (the valuation does not depend on the price): what accuracy is measured on, so the
+ * figures are those of the values a buyer sees. null where the scorer values nothing (a type with
+ * too few sales).
+ */
+export function scorerValuations(model: FairValueModel, train: TrainingSale[], test: TrainingSale[]): (WrittenValuation | null)[] {
+  return scoreOffers(model, train, test, { multiples: [1] })[0]!.scores.map((s) =>
+    s.fairValue === null || s.valueLow === null || s.valueHigh === null ? null : { fairValue: s.fairValue, low: s.valueLow, high: s.valueHigh },
+  );
+}
+
 /** The shares per k: scored of all, the levels of those scored. */
 export function dealFlagShares(offers: OfferScores): DealFlags {
   const out: DealFlags = {};

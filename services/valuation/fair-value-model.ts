@@ -10,7 +10,7 @@ import { fitTitleWords, titleWordColumns, TITLE_WORD_SPECS, type TitleWords } fr
 import { fitLotNeighbours, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
 import { ageingFactor, ageRatio, comparableToday, estimatePriceIndex, inDollarsOf, priceLevel, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
-import { knotsFromRange, residualKnots, SYMMETRIC_BELOW } from './market-distribution.js';
+import { atLeastAsWide, baselineKnots, FEW_HELD_OUT, knotsFromRange, residualKnots } from './market-distribution.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
 const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS, ...LATER_FEATURE_SPECS, ...TITLE_WORD_SPECS];
@@ -138,6 +138,12 @@ export type SerializedFairValueModel = {
      * (ratio of interquartile ranges): the deal score's distribution is its source's, scaled by it.
      */
     typeScale?: Record<string, number>;
+    /**
+     * Per `source|category id`, the deal score's distribution for that type where it differs from
+     * its source's: a source with few held-out sales floors each type's by that type's own spread
+     * around its median price (market-distribution.ts, baselineKnots).
+     */
+    typeKnots?: Record<string, number[]>;
   };
   /** Title words' mean log prices (title-words.ts). */
   titleWords?: TitleWords;
@@ -285,7 +291,7 @@ export class FairValueModel {
         low: Math.expm1(l + range.low),
         high: Math.expm1(l + range.high),
         support,
-        knots: scaled(range.knots ?? knotsFromRange(range.low, range.high), own ? this.data.ranges.typeScale?.[`${saleSource(input)}|${input.categoryId}`] : undefined),
+        knots: marketKnots(this.data.ranges, range, own ? `${saleSource(input)}|${input.categoryId}` : undefined),
         ownMarket: own !== undefined,
       };
     });
@@ -318,6 +324,12 @@ export class FairValueModel {
 }
 
 const scaled = (knots: number[], scale: number | undefined) => (scale === undefined ? knots : knots.map((k) => k * scale));
+
+/** The deal score's distribution for a valuation: its type's own on its source, else its range's scaled by the type's spread. */
+function marketKnots(ranges: SerializedFairValueModel['ranges'], range: RangeQuantiles, sourceType: string | undefined): number[] {
+  const own = sourceType === undefined ? undefined : ranges.typeKnots?.[sourceType];
+  return own ?? scaled(range.knots ?? knotsFromRange(range.low, range.high), sourceType === undefined ? undefined : ranges.typeScale?.[sourceType]);
+}
 
 /** A type needs this many held-out sales of its source to get its own spread (typeScale). */
 const MIN_TYPE_HOLDOUT = 150;
@@ -380,6 +392,8 @@ export type TrainOptions = {
   minTrainingPrice?: number;
   /** Told what training is doing, for a progress line (not serialisable: the thread passes its own). */
   onProgress?: (message: string) => void;
+  /** Handed the held-out sales and their log residuals (true − predicted), for calibration studies. */
+  onHoldout?: (rows: TrainingSale[], residuals: number[], parts: { trees: number[]; neighbours: number[] }) => void;
 };
 
 /** Fewer training sales of a type than this and its listings are not valued ("not enough sales of this type yet"). */
@@ -573,9 +587,9 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   });
   const neighbourBlend = opts.neighbourBlend ?? NEIGHBOUR_BLEND;
   const fitNeighbours = fitLotNeighbours(fit);
-  const holdoutPred = averagePrediction(firstMembers.map((f) => f.model), holdoutX).map((l, i) =>
-    blendNeighbours(l, neighbourLogPrice(fitNeighbours, holdout[i]!), neighbourBlend),
-  );
+  const holdoutTrees = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
+  const holdoutNeighbours = holdout.map((r) => neighbourLogPrice(fitNeighbours, r));
+  const holdoutPred = holdoutTrees.map((l, i) => blendNeighbours(l, holdoutNeighbours[i]!, neighbourBlend));
   const fitSupport = countSupport(fit);
   const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
   const all: number[] = [];
@@ -586,6 +600,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     all.push(residual);
     residualsByBucket[supportBucket(fitSupport[supportKey(r)] ?? 0)]!.push(residual);
   });
+  opts.onHoldout?.(holdout, all, { trees: [...holdoutTrees], neighbours: holdoutNeighbours });
   const tail = (1 - coverage) / 2;
   const quantiles = (values: number[]): RangeQuantiles => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -608,30 +623,23 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   // folds of the training period a 10–90% range held only 34–47% of the next quarter's lots, as an
   // online auction's later lots differ from its latest ones more than its latest from its earlier
   const onlineTail = opts.onlineRangeTail ?? ONLINE_RANGE_TAIL;
+  // A source with few held-out sales (FEW_HELD_OUT) claims no more than the per-type median price
+  // would: each type's distribution is at least as wide as the spread of the source's own earlier
+  // lots of that type around their median (types with under MIN_BASELINE_LOTS lots: all types
+  // pooled). Chosen on the training-period fold (West lots of Apr–Jun 2025): its 49 held-out lots
+  // spread ±0.1 log in their middle half, and the next quarter's lots were called good 1 time in 9
+  // at their own price; floored per type, 1 in 50 (docs/valuation.md, "Deal flags").
+  const typeKnots: Record<string, number[]> = {};
   const sourceQuantiles = (source: string, values: number[]): RangeQuantiles => {
     if (source === 'fastiron') return quantiles(shifted(values));
     const sorted = shifted(values).sort((a, b) => a - b);
-    const own = residualKnots(sorted);
-    return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length, knots: (own && atLeastBaseline(own, source, values.length)) ?? undefined };
-  };
-  // A source with few held-out sales may claim no more than the per-type median price would: its
-  // deal score's distribution is at least as wide as the spread of its own earlier lots' prices
-  // around their type's median. 49 West lots held out before July 2025 spread ±0.57 log, and the
-  // next quarter's lots, valued no better than by that median, were called good 1 time in 9 at
-  // their own price (docs/valuation.md, "Deal flags").
-  const atLeastBaseline = (knots: number[], source: string, heldOut: number): number[] => {
-    if (heldOut >= SYMMETRIC_BELOW) return knots;
-    const own = fit.filter((r) => saleSource(r) === source);
-    const byType = new Map<number | null, number[]>();
-    for (const r of own) {
-      let list = byType.get(r.categoryId);
-      if (!list) byType.set(r.categoryId, (list = []));
-      list.push(Math.log1p(r.price));
+    let own = residualKnots(sorted);
+    if (own && values.length < FEW_HELD_OUT) {
+      const baseline = baselineKnots(fit.filter((r) => saleSource(r) === source).map((r) => ({ type: String(r.categoryId), logPrice: Math.log1p(r.price) })));
+      for (const [type, floor] of Object.entries(baseline.byType)) typeKnots[`${source}|${type}`] = atLeastAsWide(own, floor);
+      if (baseline.pooled) own = atLeastAsWide(own, baseline.pooled);
     }
-    const medians = new Map([...byType].map(([type, logs]) => [type, quantile([...logs].sort((a, b) => a - b), 0.5)]));
-    const baseline = residualKnots(own.map((r) => Math.log1p(r.price) - medians.get(r.categoryId)!));
-    if (!baseline) return knots;
-    return knots.map((k, i) => (k < 0 ? Math.min(k, baseline[i]!) : Math.max(k, baseline[i]!)));
+    return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length, knots: own ?? undefined };
   };
   const rangesBySource = Object.fromEntries([...residualsBySource].filter(([, v]) => v.length >= MIN_SOURCE_HOLDOUT).map(([k, v]) => [k, sourceQuantiles(k, v)]));
   // per type, how much wider or narrower its errors spread than its source's: Fast Iron's backhoe
@@ -665,7 +673,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
       targetEncoding: fitTe,
       gbdt: firstMembers[0]!.model.toJSON(),
       extraGbdts: firstMembers.slice(1).map((f) => f.model.toJSON()),
-      ranges: { overall, byBucket, bySource: rangesBySource, typeScale },
+      ranges: { overall, byBucket, bySource: rangesBySource, typeScale, typeKnots },
       modelSupport: fitSupport,
       typeSales,
       priceIndex,
@@ -701,7 +709,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     targetEncoding,
     gbdt: finals[0]!.toJSON(),
     extraGbdts: finals.slice(1).map((m) => m.toJSON()),
-    ranges: { overall, byBucket, bySource: rangesBySource, typeScale },
+    ranges: { overall, byBucket, bySource: rangesBySource, typeScale, typeKnots },
     modelSupport: countSupport(usable),
     typeSales,
     priceIndex,

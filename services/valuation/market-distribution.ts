@@ -11,11 +11,13 @@
 export const KNOT_PROBS = [0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.925, 0.95, 0.97, 0.98, 0.99, 0.995] as const;
 
 /**
- * Below this many held-out sales a source's distribution is made symmetric, each tail as wide as
- * the wider: 74 West lots put 5% of errors 2.25 log below the median and only 1.67 above, while
- * the next lots sold far above the model (docs/valuation.md, "Deal flags").
+ * Below this many held-out sales a source's calibration window is small: its distribution is
+ * floored by the spread of its own lots around their type's median (atLeastAsWide). Chosen on the
+ * training-period fold (docs/valuation.md, "Deal flags"): 49 West lots held out before April 2025
+ * spread ±0.1 log in their middle half, and the next quarter's lots, valued no better than by the
+ * type's median, were called good 1 time in 9 at their own price.
  */
-export const SYMMETRIC_BELOW = 200;
+export const FEW_HELD_OUT = 200;
 
 /** The standard normal's distribution function (Abramowitz–Stegun 7.1.26 via erf; |error| < 1.5e-7). */
 export function normalCdf(z: number): number {
@@ -65,17 +67,44 @@ export function residualKnots(residuals: number[]): number[] | null {
   const sorted = [...residuals].sort((a, b) => a - b);
   const median = quantileOf(sorted, 0.5);
   const knots = KNOT_PROBS.map((p) => quantileOf(sorted, p) - median);
-  if (residuals.length < SYMMETRIC_BELOW) {
-    // few held-out sales say little about which tail is the fatter: each tail is the wider of the two
-    const n = knots.length;
-    for (let i = 0; i < n >> 1; i++) {
-      const width = Math.max(-knots[i]!, knots[n - 1 - i]!);
-      knots[i] = -width;
-      knots[n - 1 - i] = width;
-    }
-  }
   for (let i = 1; i < knots.length; i++) if (knots[i]! <= knots[i - 1]!) knots[i] = knots[i - 1]! + 1e-4;
   return knots.map((v) => Math.round(v * 1e4) / 1e4);
+}
+
+/** Each tail at least as wide as the floor's, knot by knot (both centred on 0). */
+export function atLeastAsWide(knots: number[], floor: number[]): number[] {
+  return knots.map((k, i) => (KNOT_PROBS[i]! < 0.5 ? Math.min(k, floor[i]!) : KNOT_PROBS[i]! > 0.5 ? Math.max(k, floor[i]!) : k));
+}
+
+/** A type needs this many lots of a source for its own baseline spread (else all its types pooled). */
+export const MIN_BASELINE_LOTS = 20;
+
+/**
+ * How far a source's lots land from their type's median log price, as knots: per type with at
+ * least MIN_BASELINE_LOTS lots, and pooled over all types. It is what the per-type median (the
+ * baseline a valuation must beat) would claim: where the model has no measured skill over it, a
+ * claim is no surer than it. A West excavator lands within ±0.5 log of its type's median where
+ * trailers, trucks and forklifts filed under Other scatter ±2.
+ */
+export function baselineKnots(lots: { type: string; logPrice: number }[]): { byType: Record<string, number[]>; pooled: number[] | null } {
+  const byType = new Map<string, number[]>();
+  for (const lot of lots) {
+    let list = byType.get(lot.type);
+    if (!list) byType.set(lot.type, (list = []));
+    list.push(lot.logPrice);
+  }
+  const gaps = new Map<string, number[]>();
+  for (const [type, logs] of byType) {
+    const median = quantileOf([...logs].sort((a, b) => a - b), 0.5);
+    gaps.set(type, logs.map((l) => l - median));
+  }
+  const out: Record<string, number[]> = {};
+  for (const [type, list] of gaps) {
+    if (list.length < MIN_BASELINE_LOTS) continue;
+    const knots = residualKnots(list);
+    if (knots) out[type] = knots;
+  }
+  return { byType: out, pooled: residualKnots([...gaps.values()].flat()) };
 }
 
 /** Knots of a two-piece normal through a 10–90% range (for a model stored without knots). */

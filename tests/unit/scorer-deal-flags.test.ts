@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEAL_FLAG_MULTIPLES, dealFlags, dealFlagShares, offerListing } from '../../services/scorer/deal-flags.js';
+import { DEAL_FLAG_MULTIPLES, dealFlags, dealFlagShares, offerListing, scoreOffers, scorerValuations } from '../../services/scorer/deal-flags.js';
 import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import type { ListingScore } from '../../services/valuation/score-listing.js';
@@ -55,5 +55,21 @@ describe('deal-flag evaluation', () => {
     // open auctions two days from their close: a low bid is not yet a deal
     const open = dealFlags(model, train, test, { multiples: [0.25], hoursLeft: 48 });
     expect(open['0.25']!.good_or_better).toBeLessThan(0.1);
+  });
+
+  it('measures accuracy on the values the scorer writes: the fair value and range of each sale listed at its own price', () => {
+    const written = scorerValuations(model, train, test);
+    expect(written).toHaveLength(test.length);
+    // the valuation does not depend on the offered price: the same at k = 1 and k = 0.5
+    const half = scoreOffers(model, train, test, { multiples: [0.5] })[0]!.scores;
+    written.forEach((w, i) => {
+      expect(w).not.toBeNull();
+      expect(w!.fairValue).toBe(half[i]!.fairValue);
+      expect(w!.low).toBeLessThan(w!.fairValue);
+      expect(w!.high).toBeGreaterThan(w!.fairValue);
+    });
+    // ±10% noise around a price the model can learn: the written values are close to what sold
+    const rmsle = Math.sqrt(written.reduce((a, w, i) => a + (Math.log1p(w!.fairValue) - Math.log1p(test[i]!.price)) ** 2, 0) / test.length);
+    expect(rmsle).toBeLessThan(0.15);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dealLevel, dealScore, paidPrice, scoreFromZ, type DealInput } from '../../services/valuation/deal-score.js';
-import { normalQuantile, residualKnots, residualScore } from '../../services/valuation/market-distribution.js';
+import { atLeastAsWide, baselineKnots, normalQuantile, residualKnots, residualScore } from '../../services/valuation/market-distribution.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
@@ -82,17 +82,49 @@ describe('deal score', () => {
     expect(residualScore(knots, -5)).toBeLessThan(residualScore(knots, knots[0]!));
   });
 
-  it('centres the distribution on its median, and makes a few held-out sales\u2019 tails symmetric (each the wider)', () => {
+  it('centres the distribution on its median and keeps its skew, however few the held-out sales', () => {
     const random = seededRandom(21);
     // skewed: a long lower tail
     const draw = () => { const e = normal(random); return 0.3 + (e < 0 ? 1.5 * e : 0.5 * e); };
-    const few = residualKnots(Array.from({ length: 80 }, draw))!;
-    const many = residualKnots(Array.from({ length: 2000 }, draw))!;
-    expect(few[11]).toBeCloseTo(0, 6);
-    expect(many[11]).toBeCloseTo(0, 6);
-    for (let i = 0; i < 11; i++) expect(few[i]!).toBeCloseTo(-few[few.length - 1 - i]!, 6);
-    // with many sales the lower tail stays the fatter one
-    expect(-many[4]!).toBeGreaterThan(1.5 * many[many.length - 5]!);
+    for (const n of [80, 2000]) {
+      const knots = residualKnots(Array.from({ length: n }, draw))!;
+      expect(knots[11]).toBeCloseTo(0, 6);
+      expect(-knots[4]!).toBeGreaterThan(1.5 * knots[knots.length - 5]!);
+    }
+    expect(residualKnots(Array.from({ length: 19 }, draw))).toBeNull();
+  });
+
+  it('floors a small calibration window by the per-type median\u2019s spread, type by type', () => {
+    const random = seededRandom(5);
+    // a tight type (excavators around $40k) and a scattered one (trailers, trucks, forklifts)
+    const lots = [
+      ...Array.from({ length: 60 }, () => ({ type: '1', logPrice: Math.log(40_000) + 0.2 * normal(random) })),
+      ...Array.from({ length: 60 }, () => ({ type: '11', logPrice: Math.log(3_000) + 1.5 * normal(random) })),
+      ...Array.from({ length: 10 }, () => ({ type: '8', logPrice: Math.log(9_000) + 3 * normal(random) })),
+    ];
+    const baseline = baselineKnots(lots);
+    // too few generators for their own spread: they fall back to the pooled one
+    expect(Object.keys(baseline.byType).sort()).toEqual(['1', '11']);
+    const q05 = (knots: number[]) => -knots[4]!;
+    expect(q05(baseline.byType['1']!)).toBeGreaterThan(0.2);
+    expect(q05(baseline.byType['1']!)).toBeLessThan(0.5);
+    expect(q05(baseline.byType['11']!)).toBeGreaterThan(1.8);
+    expect(q05(baseline.pooled!)).toBeGreaterThan(q05(baseline.byType['1']!));
+    // a held-out spread of ±0.1 log claims no more than each type's own spread allows
+    const narrow = residualKnots(Array.from({ length: 60 }, () => 0.1 * normal(random)))!;
+    const tight = atLeastAsWide(narrow, baseline.byType['1']!);
+    const scattered = atLeastAsWide(narrow, baseline.byType['11']!);
+    expect(q05(tight)).toBeCloseTo(q05(baseline.byType['1']!), 6);
+    expect(q05(scattered)).toBeCloseTo(q05(baseline.byType['11']!), 6);
+    expect(tight[11]).toBe(0);
+    for (let i = 1; i < tight.length; i++) expect(scattered[i]!).toBeGreaterThan(scattered[i - 1]!);
+    // a distribution already wider than the floor keeps its own tails
+    const wide = residualKnots(Array.from({ length: 60 }, () => 3 * normal(random)))!;
+    expect(atLeastAsWide(wide, baseline.byType['1']!)).toEqual(wide);
+    // at half price a tight type's lot is a deal, a scattered type's is not
+    const half = Math.log(0.5);
+    expect(-residualScore(tight, half)).toBeGreaterThan(normalQuantile(0.95));
+    expect(-residualScore(scattered, half)).toBeLessThan(normalQuantile(0.95));
   });
 
   it('is 500 at the fair value, rises as the price falls, never falls, and stays within 0–1000', () => {
