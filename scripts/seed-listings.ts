@@ -243,7 +243,7 @@ const COPY_COLUMNS = [
   'source_id', 'external_id', 'slug', 'title', 'make', 'model', 'model_family', 'year', 'hours', 'condition',
   'description', 'category_id', 'city', 'state', 'currency', 'asking_price', 'current_bid', 'bid_count', 'price',
   'price_usd', 'status', 'auction_end_at', 'original_url', 'image_count', 'first_image_url', 'deal_score',
-  'zip', 'lat', 'lon', 'geo_precision',
+  'zip', 'lat', 'lon', 'geo_precision', 'fair_value', 'buyers_premium_pct',
 ];
 
 /**
@@ -299,6 +299,11 @@ export function lotLine(i: number, templates: LotTemplate[], sources: Array<{ id
     `https://bench.invalid/${source.name}/lots/${i}`, imageCount,
     imageCount > 0 ? `https://bench.invalid/${source.name}/lots/${i}/1.jpg` : null, score,
     ...placeOf(state, city, r),
+    // SYNTHETIC (benchmark only), drawn after the rest so earlier columns stay as they were: a fair
+    // value for scored lots (higher scores under it), so "worth the trip" keeps some and not others;
+    // a stated buyer's premium on two lots in five, as auction houses state 10–15%.
+    score === null || price === null ? null : Math.round(price * (0.7 + (score / 1000) * 0.8)),
+    r() < 0.4 ? [10, 12.5, 15][Math.floor(r() * 3)]! : null,
   ];
   return `${values.map(tsv).join('\t')}\n`;
 }

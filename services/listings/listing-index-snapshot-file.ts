@@ -10,7 +10,7 @@
 import { open, rename, rm } from 'node:fs/promises';
 import type { IndexColumns } from './listing-index/index.js';
 
-const MAGIC = 'deal-radar listing index snapshot v3\n';
+const MAGIC = 'deal-radar listing index snapshot v4\n';
 
 /** Where the snapshot's content stands in PostgreSQL's history (checked before it is used). */
 export type SnapshotMeta = {
@@ -22,7 +22,7 @@ export type SnapshotMeta = {
   database: string;
 };
 
-const ARRAYS = ['ids', 'score', 'price', 'category', 'stateCode', 'cityCode', 'placeCode', 'endAt', 'termStart', 'terms', 'placeLat', 'placeLon'] as const;
+const ARRAYS = ['ids', 'score', 'price', 'category', 'stateCode', 'cityCode', 'placeCode', 'endAt', 'freight', 'discount', 'termStart', 'terms', 'placeLat', 'placeLon'] as const;
 /** Read with room behind them for the index's growth (it takes these arrays as they are); the place dictionary is copied. */
 const WITH_ROOM = new Set<string>(ARRAYS.filter((name) => name !== 'placeLat' && name !== 'placeLon'));
 type ArrayName = (typeof ARRAYS)[number];
@@ -141,6 +141,8 @@ export async function readIndexSnapshot(file: string): Promise<{ columns: IndexC
       cityCode: get('cityCode'),
       placeCode: get('placeCode'),
       endAt: get('endAt'),
+      freight: get('freight'),
+      discount: get('discount'),
       placeLat: get('placeLat'),
       placeLon: get('placeLon'),
       termStart: get('termStart'),

@@ -7,6 +7,8 @@ import { distanceMiles } from '../shared/geo/distance.js';
 import { lookupZip, type GeoPoint } from '../shared/geo/gazetteer.js';
 import { toStateCode } from '../shared/us-states.js';
 import { deliveredPrice } from '../valuation/delivered-price.js';
+import { weightClass } from '../valuation/freight.js';
+import { deliveredTotals } from './delivered-total.js';
 import { dealClaimSentence } from '../valuation/deal-claim.js';
 import { valuationAgreement } from '../valuation/agreement.js';
 import {
@@ -30,6 +32,10 @@ export type ListFilter = {
   searchWords: string[];
   /** The buyer's point (their ZIP code's) and, if asked, the radius around it. */
   near?: GeoPoint & { radiusMiles?: number };
+  /** With `near`: the highest delivered total (USD, the haul's high estimate). */
+  maxDelivered?: number;
+  /** With `near`: only lots whose discount under fair value exceeds the haul's high estimate. */
+  worthTheTrip?: boolean;
 };
 
 export type ListRequest = {
@@ -102,11 +108,16 @@ export function toListRequest(query: ListQuery): ListRequest {
       location: parseLocation(query.location),
       searchWords: words,
       near,
+      ...(near && query.max_delivered !== undefined ? { maxDelivered: query.max_delivered } : {}),
+      ...(near && query.worth_the_trip === true ? { worthTheTrip: true } : {}),
     },
     // The spec's default order holds with a search too: a buyer searching "deere 310sj" wants the
     // best deals among the matches; `relevance` is there to ask for rank order.
     // Without a search there is no relevance, and without a point no distance: the default order.
-    sort: (query.sort_by === 'relevance' && words.length === 0) || (query.sort_by === 'distance' && !near) ? 'deal_score_high' : (query.sort_by ?? 'deal_score_high'),
+    sort:
+      (query.sort_by === 'relevance' && words.length === 0) || ((query.sort_by === 'distance' || query.sort_by === 'delivered') && !near)
+        ? 'deal_score_high'
+        : (query.sort_by ?? 'deal_score_high'),
     page: query.page ?? 1,
     pageSize: query.page_size ?? DEFAULT_PAGE_SIZE,
   };
@@ -121,8 +132,10 @@ export function filterKey(filter: ListFilter): string {
     filter.location?.state ?? null,
     filter.location?.city ?? null,
     filter.searchWords,
-    // the point matters to the count only with a radius
-    filter.near?.radiusMiles !== undefined ? [filter.near.lat, filter.near.lon, filter.near.radiusMiles] : null,
+    // the point matters to the count only with a radius or a delivered filter
+    filter.near && (filter.near.radiusMiles !== undefined || filter.maxDelivered !== undefined || filter.worthTheTrip)
+      ? [filter.near.lat, filter.near.lon, filter.near.radiusMiles ?? null, filter.maxDelivered ?? null, filter.worthTheTrip ?? false]
+      : null,
   ]);
 }
 
@@ -205,6 +218,10 @@ export type ListingRow = {
   lat: number | null;
   lon: number | null;
   geoPrecision: 'zip' | 'city' | 'state' | 'none' | null;
+  /** The price in USD (what the list filters, sorts and totals delivered by). */
+  priceUsd?: number | null;
+  /** The buyer's premium the source states (percent), or null. */
+  buyersPremiumPct: number | null;
 };
 
 /** A lot's distance from the buyer's point and how exactly it is placed (null, null when unplaced). */
@@ -245,7 +262,15 @@ export function toCard(row: ListingRow, near?: GeoPoint): ListingCard {
     auction_site: { id: row.sourceId, name: row.sourceName },
     original_url: row.originalUrl,
   };
-  return near ? { ...card, ...distanceFields(row, near) } : card;
+  if (!near) return card;
+  const where = distanceFields(row, near);
+  const totals = deliveredTotals({
+    price: row.priceUsd ?? null,
+    buyersPremiumPct: row.buyersPremiumPct,
+    weight: weightClass(row.categoryId, row.title),
+    distanceMiles: where.distance_miles,
+  });
+  return { ...card, ...where, delivered_total_low: totals?.low ?? null, delivered_total_high: totals?.high ?? null };
 }
 
 export type DetailRow = ListingRow & {
@@ -262,7 +287,6 @@ export type DetailRow = ListingRow & {
   scoreReason: string | null;
   /** YYYY-MM-DD. */
   valuationAsOf: string | null;
-  buyersPremiumPct: number | null;
   /** The price the score is on (USD), for the claim sentence. */
   priceUsd?: number | null;
 };

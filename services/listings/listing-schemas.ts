@@ -6,8 +6,11 @@
 import { z } from 'zod';
 import { lookupZip } from '../shared/geo/gazetteer.js';
 
-/** The spec's four orders, plus our `relevance` (full-text rank; meaningful with `search`) and `distance` (nearest first; with `near`). */
-export const SORT_OPTIONS = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance', 'distance'] as const;
+/**
+ * The spec's four orders, plus our `relevance` (full-text rank; meaningful with `search`),
+ * `distance` (nearest first; with `near`) and `delivered` (cheapest delivered first; needs `near`).
+ */
+export const SORT_OPTIONS = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance', 'distance', 'delivered'] as const;
 export type SortOption = (typeof SORT_OPTIONS)[number];
 
 export const DEAL_LEVELS = ['excellent', 'good', 'fair', 'poor'] as const;
@@ -61,10 +64,17 @@ export const listQuerySchema = z.object({
   sort_by: z
     .preprocess(emptyAsUnset, z.enum(SORT_OPTIONS, { error: `must be one of ${SORT_OPTIONS.join(', ')}.` }).optional())
     .describe(
-      'deal_score_high (default), deal_score_low, price_low, price_high; distance (with near: nearest first, listings that cannot be placed last; without near the default order); relevance ranks the 300 best-scored search matches (make/model words first, then title, then description), the other matches following by deal score, and falls back to deal_score_high without a search.',
+      'deal_score_high (default), deal_score_low, price_low, price_high; distance (with near: nearest first, listings that cannot be placed last; without near the default order); delivered (needs near: the cheapest delivered total first — price, stated premium and the haul\'s high estimate — listings without a price or a place last); relevance ranks the 300 best-scored search matches (make/model words first, then title, then description), the other matches following by deal score, and falls back to deal_score_high without a search.',
     ),
   near: zipCodeSchema.describe("The buyer's US ZIP code: cards then carry distance_miles, and radius_miles and sort_by=distance apply."),
   radius_miles: wholeNumber(0, MAX_RADIUS_MILES).describe('With near: only listings within this many miles (as the crow flies) of the ZIP code; listings that cannot be placed are left out.'),
+  max_delivered: wholeNumber(0, MAX_PRICE).describe(
+    "Needs near: only listings whose delivered total — price, the source's stated buyer's premium and the haul's high estimate to the ZIP code, in USD — is at most this; listings without a price or a place are left out.",
+  ),
+  worth_the_trip: z
+    .preprocess(emptyAsUnset, z.enum(['true', 'false'], { error: 'must be true or false.' }).optional())
+    .transform((v) => (v === undefined ? undefined : v === 'true'))
+    .describe("true needs near: only listings whose discount under their fair value exceeds the haul's high estimate to the ZIP code (the bargain survives bringing it home)."),
   page: wholeNumber(1, MAX_PAGE).describe('Page number, from 1.'),
   page_size: wholeNumber(1, MAX_PAGE_SIZE).describe(`Items per page, default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.`),
 });
@@ -98,6 +108,16 @@ export const listingCardSchema = z.object({
     .nullable()
     .optional()
     .describe("With near: how exactly the lot is placed: its ZIP code, its city, or only its state's centroid (a distance then is rough); null when it cannot be placed."),
+  delivered_total_low: z
+    .number()
+    .nullable()
+    .optional()
+    .describe("With near: the delivered total in USD with the haul's low estimate (price + stated premium + haul_low, as the detail's delivered.total_low); null without a price or a place."),
+  delivered_total_high: z
+    .number()
+    .nullable()
+    .optional()
+    .describe('With near: the same with the haul\'s high estimate — what max_delivered and sort_by=delivered use; null without a price or a place.'),
 });
 export type ListingCard = z.infer<typeof listingCardSchema>;
 

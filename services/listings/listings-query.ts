@@ -77,5 +77,7 @@ export function toIndexFilter(filter: ListFilter, groups: WordGroup[]): IndexFil
     city: filter.location?.city,
     groups,
     near: filter.near,
+    maxDelivered: filter.maxDelivered,
+    worthTheTrip: filter.worthTheTrip,
   };
 }

@@ -7,7 +7,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../../services/api/app.js';
 import type { Db } from '../../services/shared/database/db.js';
+import { distanceMiles } from '../../services/shared/geo/distance.js';
 import { geocode, lookupZip } from '../../services/shared/geo/gazetteer.js';
+import { FREIGHT_RATES, haulEstimate, weightClass } from '../../services/valuation/freight.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 import { createTestApp } from '../support/app.js';
 import { insertListings, insertSource } from '../support/listing-fixtures.js';
@@ -182,5 +184,181 @@ describe('GET /api/auctions/list/ near a ZIP code', () => {
     const none = (await app.inject({ method: 'GET', url: `/api/auctions/detail/${unplaced!.id}/?near=50309` })).json().data;
     expect(none).toMatchObject({ distance_miles: null, location_precision: null, delivered: null });
     await db.execute(sql`DELETE FROM listings WHERE source_id = ${site.id}`);
+  });
+});
+
+/**
+ * The price delivered on the list (issue 30): `max_delivered`, `worth_the_trip` and
+ * `sort_by=delivered`, answered by the index and checked on random lots against a SQL reference:
+ * the haul written in SQL over the rate table (road miles, per-mile rates, minimum charges, whole
+ * tens), the premium and totals in the same double arithmetic (floor(x + 0.5) is Math.round), and
+ * "worth the trip" in PostgreSQL's exact numeric. Only the weight class comes from freight.ts (its
+ * title rules), passed in as a table.
+ */
+describe('GET /api/auctions/list/ by the price delivered', () => {
+  let app: ApiApp;
+  let db: Db;
+  let close: () => Promise<void>;
+
+  const TITLES = ['Kubota KX040 mini excavator', '2016 Caterpillar 320FL Excavator', 'CAT D8T dozer', 'Deere 310SJ backhoe', 'CAT 349 excavator', 'Bobcat S650 skid steer', 'Grove RT530E crane', 'Generator 60 kW', 'Lot 17'];
+  const ZIPS = ['50010', '50309', '68102', '64105', '55401', '60601', '77002', '80202', '99501', '10001', '30303'];
+
+  async function list(query: string): Promise<Page & { data: { items: Array<Card & { delivered_total_low?: number | null; delivered_total_high?: number | null }> } }> {
+    const res = await app.inject({ method: 'GET', url: `/api/auctions/list/?${query}` });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  }
+
+  async function all(query: string): Promise<Array<Card & { delivered_total_low?: number | null; delivered_total_high?: number | null }>> {
+    const out = [];
+    for (let page = 1; ; page++) {
+      const res = await list(`${query}&page_size=100&page=${page}`);
+      out.push(...res.data.items);
+      if (!res.data.pagination.has_next) return out;
+    }
+  }
+
+  /** Every listed lot with its delivered totals and whether it is worth the trip, from SQL. */
+  async function reference(zip: string): Promise<Array<{ id: number; deal_score: number | null; total_low: number | null; total_high: number | null; worth: boolean }>> {
+    const p = lookupZip(zip)!;
+    const lots = (await db.execute(sql`SELECT id, category_id, title FROM listings`)) as unknown as Array<{ id: number; category_id: number; title: string }>;
+    const weights = sql.join(lots.map((l) => sql`(${l.id}::int, ${weightClass(l.category_id, l.title)}::text)`), sql`, `);
+    const rates = sql.join(
+      Object.entries(FREIGHT_RATES).map(([w, r]) => sql`(${w}::text, ${r.perMile[0]}::float8, ${r.perMile[1]}::float8, ${r.minimum[0]}::float8, ${r.minimum[1]}::float8)`),
+      sql`, `,
+    );
+    return (await db.execute(sql`
+      WITH w(id, weight) AS (VALUES ${weights}),
+      r(weight, mile_low, mile_high, min_low, min_high) AS (VALUES ${rates}),
+      placed AS (
+        SELECT l.id, l.deal_score, l.price_usd::float8 AS price, l.price_usd AS price_exact, l.fair_value,
+          l.buyers_premium_pct::float8 AS pct,
+          -- geo_distance_miles is not strict: with a NULL point it answers half the Earth's circumference
+          CASE WHEN l.lat IS NOT NULL AND l.lon IS NOT NULL THEN floor(geo_distance_miles(${p.lat}, ${p.lon}, l.lat, l.lon) * 1.2 + 0.5) END AS road, r.*
+        FROM listings l JOIN w ON w.id = l.id JOIN r ON r.weight = w.weight
+        WHERE l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > now())),
+      hauled AS (
+        SELECT *, price + coalesce(floor(price * pct + 0.5) / 100, 0) AS base,
+          floor(greatest(min_low, road * mile_low) / 10 + 0.5) * 10 AS haul_low,
+          floor(greatest(min_high, road * mile_high) / 10 + 0.5) * 10 AS haul_high
+        FROM placed)
+      SELECT id, deal_score,
+        CASE WHEN road IS NOT NULL THEN floor((base + haul_low) * 100 + 0.5) / 100 END AS total_low,
+        CASE WHEN road IS NOT NULL THEN floor((base + haul_high) * 100 + 0.5) / 100 END AS total_high,
+        coalesce(road IS NOT NULL AND fair_value - price_exact > haul_high::numeric, false) AS worth
+      FROM hauled`)) as unknown as Array<{ id: number; deal_score: number | null; total_low: number | null; total_high: number | null; worth: boolean }>;
+  }
+
+  const byScore = (a: { id: number; deal_score: number | null }, b: { id: number; deal_score: number | null }) =>
+    a.deal_score === b.deal_score ? a.id - b.id : a.deal_score === null ? 1 : b.deal_score === null ? -1 : b.deal_score - a.deal_score;
+  const byDelivered = (a: { id: number; total_high: number | null }, b: { id: number; total_high: number | null }) =>
+    a.total_high === b.total_high ? a.id - b.id : a.total_high === null ? 1 : b.total_high === null ? -1 : a.total_high - b.total_high;
+
+  beforeAll(async () => {
+    const t = await createTestApp();
+    ({ app, close } = t);
+    db = t.ctx.database.db;
+    const site = await insertSource(db, 'deliveredsite', 'Delivered Site');
+    const random = seededRandom(3030);
+    const buyer = lookupZip('50309')!;
+    await insertListings(
+      db,
+      site,
+      Array.from({ length: 260 }, (_, i) => {
+        const place = i % 23 === 0 ? null : lookupZip(ZIPS[Math.floor(random() * ZIPS.length)]!)!;
+        const categoryId = 1 + Math.floor(random() * 10);
+        const title = TITLES[Math.floor(random() * TITLES.length)]!;
+        const asking = random() < 0.06 ? null : Math.floor(random() * 9_000_000) / 100 + 500;
+        const bid = asking !== null && random() < 0.4 ? Math.round(asking * 0.6 * 100) / 100 : null;
+        const price = bid ?? asking;
+        const premium = random() < 0.5 ? null : [10, 12.5, 15, 7.125][Math.floor(random() * 4)]!;
+        // A third at the boundary of "worth the trip" from Des Moines: fair = price + haul, or a cent more.
+        let fairValue: number | null = price === null || random() < 0.2 ? null : Math.round((price * (0.8 + random() * 0.6)) * 100) / 100;
+        if (price !== null && place && random() < 0.33) {
+          const haul = haulEstimate(weightClass(categoryId, title), distanceMiles(buyer, place)).high;
+          fairValue = Math.round((price + haul + (random() < 0.5 ? 0.01 : 0)) * 100) / 100;
+        }
+        return {
+          title,
+          categoryId,
+          city: place?.city ?? null,
+          state: place?.state ?? null,
+          lat: place?.lat ?? null,
+          lon: place?.lon ?? null,
+          geoPrecision: place ? 'zip' : 'none',
+          askingPrice: asking,
+          currentBid: bid,
+          bidCount: bid === null ? 0 : 2,
+          buyersPremiumPct: premium,
+          fairValue,
+          dealScore: random() < 0.2 ? null : Math.floor(random() * 10) * 100,
+        };
+      }),
+    );
+  });
+  afterAll(async () => close());
+
+  it('max_delivered keeps lots whose total with the high haul is at most it, as SQL computes it, at and either side of real totals', async () => {
+    for (const zip of ['50309', '68102', '10001']) {
+      const ref = await reference(zip);
+      const totals = ref.flatMap((r) => (r.total_high === null ? [] : [r.total_high])).sort((a, b) => a - b);
+      const bounds = [0, ...[0.1, 0.3, 0.5, 0.8].map((q) => totals[Math.floor(q * totals.length)]!).flatMap((t) => [Math.floor(t), Math.ceil(t)])];
+      for (const max of bounds) {
+        const expected = ref.filter((r) => r.total_high !== null && r.total_high <= max).sort(byScore);
+        const got = await all(`near=${zip}&max_delivered=${max}`);
+        expect(got.map((c) => c.id), `${zip} ≤ ${max}`).toEqual(expected.map((r) => r.id));
+        // the cards carry the same totals
+        for (const card of got) expect(card.delivered_total_high).toBe(ref.find((r) => r.id === card.id)!.total_high);
+      }
+    }
+  });
+
+  it('worth_the_trip keeps lots whose discount under fair value exceeds the high haul (a cent decides), alone and with a radius', async () => {
+    for (const zip of ['50309', '64105']) {
+      const ref = await reference(zip);
+      const expected = ref.filter((r) => r.worth).sort(byScore);
+      expect(expected.length).toBeGreaterThan(10);
+      expect(expected.length).toBeLessThan(ref.length / 2);
+      expect((await all(`near=${zip}&worth_the_trip=true`)).map((c) => c.id)).toEqual(expected.map((r) => r.id));
+      const res = await list(`near=${zip}&worth_the_trip=true&page_size=5`);
+      expect(res.data.pagination.total_count).toBe(expected.length);
+      // false filters nothing
+      expect((await list(`near=${zip}&worth_the_trip=false&page_size=5`)).data.pagination.total_count).toBe(ref.length);
+    }
+  });
+
+  it('sort_by=delivered: cheapest delivered total first, lots without a price or a place last, every page; with filters too', async () => {
+    for (const zip of ['50309', '77002', '99501']) {
+      const ref = await reference(zip);
+      const got = await all(`near=${zip}&sort_by=delivered`);
+      expect(got.map((c) => c.id), zip).toEqual([...ref].sort(byDelivered).map((r) => r.id));
+      for (const card of got) {
+        const r = ref.find((x) => x.id === card.id)!;
+        expect([card.delivered_total_low, card.delivered_total_high]).toEqual([r.total_low, r.total_high]);
+      }
+      const filtered = await all(`near=${zip}&sort_by=delivered&category=1&max_delivered=60000`);
+      const category1 = new Set(((await db.execute(sql`SELECT id FROM listings WHERE category_id = 1`)) as unknown as Array<{ id: number }>).map((r) => r.id));
+      expect(filtered.map((c) => c.id)).toEqual(
+        ref.filter((r) => category1.has(r.id) && r.total_high !== null && r.total_high <= 60000).sort(byDelivered).map((r) => r.id),
+      );
+    }
+  });
+
+  it('what needs a ZIP code asked without one is a 400 in the contract shape; bad values too', async () => {
+    for (const [query, field, message] of [
+      ['max_delivered=50000', 'max_delivered', 'max_delivered: needs near (a ZIP code) to deliver to.'],
+      ['worth_the_trip=true', 'worth_the_trip', 'worth_the_trip: needs near (a ZIP code) to deliver to.'],
+      ['sort_by=delivered', 'sort_by', 'sort_by: delivered needs near (a ZIP code) to deliver to.'],
+      ['near=50309&max_delivered=-5', 'max_delivered', 'max_delivered: must be at least 0.'],
+      ['near=50309&max_delivered=12.5', 'max_delivered', 'max_delivered: must be a whole number.'],
+      ['near=50309&worth_the_trip=yes', 'worth_the_trip', 'worth_the_trip: must be true or false.'],
+    ]) {
+      const res = await app.inject({ method: 'GET', url: `/api/auctions/list/?${query}` });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json(), query).toEqual({ [field!]: [message], detail: message });
+    }
+    // Not asked for: no delivered fields; worth_the_trip=false and an empty max_delivered need no ZIP.
+    expect((await list('page_size=3')).data.items[0]).not.toHaveProperty('delivered_total_high');
+    expect((await list('worth_the_trip=false&max_delivered=&page_size=3')).data.items).toHaveLength(3);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { distanceMiles } from '../../services/shared/geo/distance.js';
+import { deliveredPrice, worthTheTrip } from '../../services/valuation/delivered-price.js';
+import { weightClass } from '../../services/valuation/freight.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 import {
   ListingIndex,
@@ -11,8 +13,34 @@ import {
   type WordGroup,
 } from '../../services/listings/listing-index/index.js';
 
+/** Each listing's title (the index keeps only its weight class): the reference prices delivery from it, as the detail does. */
+const titles = new Map<number, string>();
+
+/** The detail's price delivered (deliveredPrice, from the title) at the filter's point; null when unplaced or without a near. */
+function delivered(l: IndexedListing, filter: IndexFilter) {
+  if (!filter.near || l.lat === null || l.lon === null) return null;
+  return deliveredPrice({
+    price: l.priceUsd,
+    buyersPremiumPct: l.buyersPremiumPct ?? null,
+    categoryId: l.categoryId,
+    title: titles.get(l.id) ?? '',
+    distanceMiles: distanceMiles(filter.near, { lat: l.lat, lon: l.lon }),
+  });
+}
+
+/** Listings are never changed in place here (a change is a new object): their delivered prices per point are kept. */
+const deliveredMemo = new WeakMap<IndexedListing, Map<string, ReturnType<typeof delivered>>>();
+const cents = (usd: number | null) => (usd === null ? null : Math.round(usd * 100));
+
 /** The list route's semantics written the plain way: filter everything, sort everything, slice. */
 function reference(listings: Map<number, IndexedListing>, filter: IndexFilter, sort: IndexSort, now: number) {
+  const deliveredOf = (l: IndexedListing) => {
+    const key = `${filter.near?.lat},${filter.near?.lon}`;
+    let memo = deliveredMemo.get(l);
+    if (!memo) deliveredMemo.set(l, (memo = new Map()));
+    if (!memo.has(key)) memo.set(key, delivered(l, filter));
+    return memo.get(key)!;
+  };
   const holds = (l: IndexedListing, g: WordGroup) => l.lexemes.some((x) => g.exact.includes(x) || g.prefixes.some((p) => x.startsWith(p)));
   const matches = [...listings.values()].filter(
     (l) =>
@@ -23,19 +51,28 @@ function reference(listings: Map<number, IndexedListing>, filter: IndexFilter, s
       (filter.state === undefined || l.state === filter.state) &&
       (filter.city === undefined || l.city === filter.city) &&
       (filter.near?.radiusMiles === undefined || (l.lat !== null && l.lon !== null && distanceMiles(filter.near, { lat: l.lat, lon: l.lon }) <= filter.near.radiusMiles)) &&
-      filter.groups.every((g) => holds(l, g)),
+      filter.groups.every((g) => holds(l, g)) &&
+      (!filter.near || filter.maxDelivered === undefined || ((d) => d !== null && d.total_high !== null && d.total_high <= filter.maxDelivered!)(deliveredOf(l))) &&
+      // worthTheTrip() in whole cents: in dollars, fair − price can come out a hair above the haul when it equals it.
+      (!filter.near || !filter.worthTheTrip || ((d) => d !== null && worthTheTrip({ price: cents(l.priceUsd), fairValue: cents(l.fairValue ?? null) }, d.haul_high * 100))(deliveredOf(l))),
   );
+  if (sort === 'delivered' && filter.near) {
+    const total = (l: IndexedListing) => deliveredOf(l)?.total_high ?? Infinity;
+    // Infinity − Infinity is NaN: compared, not subtracted.
+    return [...matches].sort((a, b) => (total(a) === total(b) ? a.id - b.id : total(a) < total(b) ? -1 : 1));
+  }
+  if (sort === 'delivered') sort = 'deal_score_high';
   if (sort === 'distance' && filter.near) {
     const d = (l: IndexedListing) => (l.lat === null || l.lon === null ? Infinity : distanceMiles(filter.near!, { lat: l.lat, lon: l.lon }));
     return [...matches].sort((a, b) => d(a) - d(b) || a.id - b.id);
   }
   if (sort === 'distance') sort = 'deal_score_high';
-  const key = (l: IndexedListing, by: Exclude<IndexSort, 'relevance' | 'distance'>) => {
+  const key = (l: IndexedListing, by: Exclude<IndexSort, 'relevance' | 'distance' | 'delivered'>) => {
     const v = by.startsWith('deal') ? l.dealScore : l.priceUsd;
     if (v === null) return Infinity;
     return by === 'deal_score_high' || by === 'price_high' ? -v : v;
   };
-  const ordered = (by: Exclude<IndexSort, 'relevance' | 'distance'>) =>
+  const ordered = (by: Exclude<IndexSort, 'relevance' | 'distance' | 'delivered'>) =>
     [...matches].sort((a, b) => {
       const ka = key(a, by);
       const kb = key(b, by);
@@ -60,7 +97,9 @@ const WORDS = ['caterpillar', 'deere', '320', '320d', 'excav', 'loader', 'bucket
 const RARE = ['cat', '320fl', 'cab', 'zx210', 'jd', 'o\'brien'];
 const STATES = ['TX', 'CA', 'IA'];
 const CITIES = ['houston', 'reno', 'tampa'];
-const SORTS: IndexSort[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance', 'distance'];
+const SORTS: IndexSort[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance', 'distance', 'delivered'];
+/** Titles of every weight class (mini and 20-ton excavators, a D8, a backhoe…) and of none in particular. */
+const TITLES = ['Kubota KX040 mini excavator', 'Caterpillar 320 excavator', 'CAT D8T dozer', 'Deere 310SJ backhoe', 'CAT 349 excavator', 'Bobcat S650', 'Grove RT530E crane', 'Lot 17'];
 /** A few places (lots share their city's or state's centroid, so equal distances are common), one far away. */
 const PLACES = [
   { lat: 41.6727, lon: -93.5722 },
@@ -76,16 +115,24 @@ const NEAR = [PLACES[0]!, { lat: 40.5, lon: -94.2 }, { lat: 33.4, lon: -97.1 }];
 function randomListing(random: () => number, id: number, now: number): IndexedListing {
   const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const lexemes = [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => (random() < 0.04 ? pick(RARE) : pick(WORDS))))];
+  const categoryId = 1 + Math.floor(random() * 4);
+  const title = pick(TITLES);
+  titles.set(id, title);
+  const priceUsd = random() < 0.1 ? null : Math.floor(random() * 20) * 5000;
   return {
     id,
     // Few distinct scores and prices, so ties (broken by id) are common.
     dealScore: random() < 0.15 ? null : Math.floor(random() * 10) * 100,
-    priceUsd: random() < 0.1 ? null : Math.floor(random() * 20) * 5000,
-    categoryId: 1 + Math.floor(random() * 4),
+    priceUsd,
+    categoryId,
     state: random() < 0.1 ? null : pick(STATES),
     city: random() < 0.2 ? null : pick(CITIES),
     endAt: random() < 0.2 ? null : now + Math.floor((random() - 0.1) * 100_000),
     ...(random() < 0.15 ? { lat: null, lon: null } : pick(PLACES)),
+    weightClass: weightClass(categoryId, title),
+    buyersPremiumPct: random() < 0.5 ? null : pick([10, 12.5, 15, 7.125]),
+    // Fair values around the price, some with cents; a discount near a haul is common.
+    fairValue: random() < 0.2 || priceUsd === null ? null : priceUsd + Math.floor((random() - 0.3) * 12_000) + (random() < 0.3 ? 0.37 : 0),
     lexemes,
     weights: lexemes.map(() => Math.floor(random() * 4)),
   };
@@ -109,6 +156,8 @@ function randomFilter(random: () => number): IndexFilter {
     city: maybe(0.15, () => CITIES[Math.floor(random() * 3)]!),
     groups: words,
     near: maybe(0.4, () => ({ ...NEAR[Math.floor(random() * NEAR.length)]!, radiusMiles: maybe(0.6, () => [0, 50, 150, 300, 1000][Math.floor(random() * 5)]!) })),
+    maxDelivered: maybe(0.2, () => [3000, 20_000, 50_000, 90_000][Math.floor(random() * 4)]!),
+    worthTheTrip: maybe(0.15, () => true),
   };
 }
 
@@ -225,6 +274,56 @@ describe('ListingIndex', () => {
         }
       }
       expect(index.stats().unordered).toBeGreaterThan(1000);
+    }
+  });
+
+  it('delivered: max_delivered at exact totals, worth the trip a cent either side of the haul, cheapest delivered first — walked and scanned, built and restored', () => {
+    const random = seededRandom(20261127);
+    const now = 1_800_000_000_000;
+    const buyer = NEAR[1]!;
+    const listings: IndexedListing[] = Array.from({ length: 3000 }, (_, i) => {
+      const l = randomListing(random, i + 1, now);
+      // Many places (a jitter around each), prices with cents, premiums on about half.
+      const placed = l.lat === null ? l : { ...l, lat: l.lat! + Math.floor(random() * 40) / 100, lon: l.lon! - Math.floor(random() * 40) / 100 };
+      const priceUsd = l.priceUsd === null ? null : l.priceUsd + Math.floor(random() * 5000) + (random() < 0.5 ? 0.55 : 0);
+      return { ...placed, priceUsd, endAt: null };
+    });
+    // A third: a fair value a cent above or exactly at price + the haul's high estimate from the buyer.
+    for (const l of listings) {
+      const d = delivered(l, { groups: [], near: buyer });
+      if (d === null || l.priceUsd === null || random() < 0.66) continue;
+      l.fairValue = Math.round((l.priceUsd + d.haul_high + (random() < 0.5 ? 0.01 : 0)) * 100) / 100;
+    }
+    const truth = new Map(listings.map((l) => [l.id, l]));
+    const totals = listings.flatMap((l) => delivered(l, { groups: [], near: buyer })?.total_high ?? []);
+    expect(totals.length).toBeGreaterThan(1500);
+    const built = ListingIndex.build(listings.slice(0, 2500), { maxDelta: 4096, capacity: 64, distanceScanBelow: 0 });
+    for (const l of listings.slice(2500)) built.upsert(l); // 500 in the delta
+    for (const index of [built, ListingIndex.fromColumns(built.toColumns(), { distanceScanBelow: 100_000 })]) {
+      const filters: IndexFilter[] = [
+        { groups: [], near: buyer, worthTheTrip: true },
+        { groups: [], near: buyer, worthTheTrip: true, categoryId: 1 },
+        { groups: [], near: { ...buyer, radiusMiles: 300 }, maxDelivered: 40_000 },
+        // totals themselves (cents), and the whole dollars either side, as the route passes them
+        ...Array.from({ length: 12 }, () => totals[Math.floor(random() * totals.length)]!).flatMap((t) => [t, Math.floor(t), Math.ceil(t)].map((maxDelivered) => ({ groups: [], near: buyer, maxDelivered }))),
+      ];
+      let worth = 0;
+      for (const filter of filters) {
+        const expected = reference(truth, filter, 'deal_score_high', now).map((l) => l.id);
+        if (filter.worthTheTrip) worth = expected.length;
+        expect(index.count(filter, now), JSON.stringify(filter)).toBe(expected.length);
+        expect(index.page(filter, 'deal_score_high', 0, 3000, now)).toEqual(expected);
+      }
+      // Neither none nor all: the cent decides.
+      expect(worth).toBeGreaterThan(100);
+      expect(worth).toBeLessThan(1500);
+      for (const filter of [{ groups: [], near: buyer }, { groups: [], near: buyer, categoryId: 2 }, { groups: [], near: { ...buyer, radiusMiles: 150 } }, filters[2]!] as IndexFilter[]) {
+        const expected = reference(truth, filter, 'delivered', now).map((l) => l.id);
+        const total = index.count(filter, now);
+        for (const offset of [0, 15, 300, expected.length - 10]) {
+          expect(index.page(filter, 'delivered', offset, 15, now, total), `${JSON.stringify(filter)} @${offset}`).toEqual(expected.slice(Math.max(0, offset), Math.max(0, offset) + 15));
+        }
+      }
     }
   });
 

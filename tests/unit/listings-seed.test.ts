@@ -23,7 +23,7 @@ describe('benchmark seeder', () => {
     expect(lotLine(42, templates, sources, 1, now)).toBe(a);
     expect(lotLine(43, templates, sources, 1, now)).not.toBe(a);
     const fields = a.replace(/\n$/, '').split('\t');
-    expect(fields).toHaveLength(30);
+    expect(fields).toHaveLength(32);
     expect(fields[0]).toBe('3');
     expect(fields[1]).toBe('lot-42');
     expect(fields[2]).toMatch(/-l[0-9a-z]{9}$/);
@@ -33,5 +33,8 @@ describe('benchmark seeder', () => {
     // placed as the crawl store would place it: zip, lat, lon, precision
     expect(['zip', 'city', 'state', 'none']).toContain(fields[29]);
     if (fields[29] !== 'none') expect(Math.abs(Number(fields[27]))).toBeLessThanOrEqual(90);
+    // a synthetic fair value for a scored, priced lot (null otherwise) and a stated premium or none
+    expect(fields[30] === '\\N' ? score === '\\N' || fields[18] === '\\N' : Number(fields[30]) > 0).toBe(true);
+    expect(['\\N', '10', '12.5', '15']).toContain(fields[31]);
   });
 });

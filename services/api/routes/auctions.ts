@@ -63,8 +63,13 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         serializerCompiler,
       },
       async (request) => {
-        if (request.query.radius_miles !== undefined && request.query.near === undefined) {
-          throw new ValidationError({ radius_miles: ['radius_miles: needs near (a ZIP code) to measure from.'] });
+        const q = request.query;
+        if (q.near === undefined) {
+          // What needs a point to measure from, asked without one: said, not silently ignored.
+          if (q.radius_miles !== undefined) throw new ValidationError({ radius_miles: ['radius_miles: needs near (a ZIP code) to measure from.'] });
+          if (q.max_delivered !== undefined) throw new ValidationError({ max_delivered: ['max_delivered: needs near (a ZIP code) to deliver to.'] });
+          if (q.worth_the_trip === true) throw new ValidationError({ worth_the_trip: ['worth_the_trip: needs near (a ZIP code) to deliver to.'] });
+          if (q.sort_by === 'delivered') throw new ValidationError({ sort_by: ['sort_by: delivered needs near (a ZIP code) to deliver to.'] });
         }
         const listRequest = toListRequest(request.query);
         const { rows, total } = await listings.list(listRequest);

@@ -17,6 +17,7 @@
  * buyer would pay now), a listing without one never passing a price bound; orders are total (id
  * breaks ties, missing values last); a search needs every word group to hold one of its lexemes.
  */
+import { WEIGHT_CLASSES, haulEstimate } from '../../valuation/freight.js';
 import { popcount } from './bits.js';
 import type { Compiled } from './query-compile.js';
 import { SnapshotIndex, type IndexColumns } from './snapshot.js';
@@ -169,6 +170,11 @@ export class ListingIndex extends SnapshotIndex {
     if (sort === 'distance') {
       // Without a point there is no distance: the default order.
       if (c.placeDist) return this.distancePage(c, offset, limit);
+      return this.topSlots(c, ORDER_INDEX.deal_score_high, offset + limit, total, offset).map((s) => this.ids[s]!);
+    }
+    if (sort === 'delivered') {
+      // Without a point there is no haul: the default order.
+      if (c.placeDist) return this.deliveredPage(c, offset, limit);
       return this.topSlots(c, ORDER_INDEX.deal_score_high, offset + limit, total, offset).map((s) => this.ids[s]!);
     }
     const order = ORDER_INDEX[sort === 'relevance' ? 'deal_score_high' : sort];
@@ -493,6 +499,46 @@ export class ListingIndex extends SnapshotIndex {
     return kept.slice(offset).map((i) => ids[heapSlot[i]!]!);
   }
 
+  /**
+   * Cheapest delivered first (the total with the haul's high estimate, delivered-total.ts, then
+   * id; lots without a price or a place last, by id). The total is never below the price (hauls
+   * are at least MIN_HAUL_HIGH, premiums not negative), so the price order is walked and the walk
+   * stops once a price plus the least haul passes the page's worst total: a first page reads the
+   * cheap lots only. A filter naming few candidates scans them instead.
+   */
+  protected deliveredPage(c: Compiled, offset: number, limit: number): number[] {
+    const need = offset + limit;
+    const hauls = c.haulHigh ?? this.haulsFrom(c.near!.lat, c.near!.lon);
+    const place = this.placeCode;
+    const freight = this.freight;
+    const price = this.price;
+    const key = (s: number) => {
+      const p = place[s]!;
+      if (p < 0) return Infinity;
+      const total = this.deliveredHigh(s, hauls[(p << 2) | (freight[s]! & 3)]!);
+      return total === total ? total : Infinity;
+    };
+    const best = new BestSlots(need, this.ids);
+    if (c.driverSize < Math.max(this.distanceScanBelow, need * 8)) {
+      this.forEachMatch(c, (s) => best.offer(key(s), s));
+      return best.sorted().slice(offset).map((s) => this.ids[s]!);
+    }
+    const order = ORDER_INDEX.price_low;
+    const main = c.categoryId !== undefined ? (this.byCategory[order]!.get(c.categoryId) ?? new Int32Array(0)) : this.main[order]!;
+    // Slots changed since the last merge: at most a few thousand, each checked.
+    for (const s of this.delta[order]!) if (this.matches(c, s)) best.offer(key(s), s);
+    const margin = MIN_HAUL_HIGH - 0.01;
+    for (let i = 0; i < main.length; i++) {
+      const s = main[i]!;
+      const p = price[s]!;
+      // Past every price within reach of the worst kept total (unpriced lots come last in this
+      // order: they are needed only while the page is not full of priced ones).
+      if (best.full() && (p !== p ? best.worst() < Infinity : p + margin > best.worst())) break;
+      if (this.matches(c, s)) best.offer(key(s), s);
+    }
+    return best.sorted().slice(offset).map((s) => this.ids[s]!);
+  }
+
   /** Calls `visit` for every listed slot that matches, in no particular order. */
   protected forEachMatch(c: Compiled, visit: (slot: number) => void): void {
     const words = Math.ceil(this.slotCount / 32);
@@ -558,6 +604,79 @@ export class ListingIndex extends SnapshotIndex {
       sum += RANK_WEIGHTS[ids[i]! & 3]! * popcount(fresh);
     }
     return sum;
+  }
+}
+
+/** The least haul any lot costs (the compact class's minimum charge, high end). */
+const MIN_HAUL_HIGH = Math.min(...WEIGHT_CLASSES.map((w) => haulEstimate(w, 0).high));
+
+/**
+ * The best `size` slots by (key, id), in a max-heap whose root is the worst kept: a page of an
+ * order computed per slot (delivered totals) keeps only what it shows.
+ */
+class BestSlots {
+  private readonly keys: Float64Array;
+  private readonly slots: Int32Array;
+  private n = 0;
+
+  constructor(
+    private readonly size: number,
+    private readonly ids: Int32Array,
+  ) {
+    this.keys = new Float64Array(size);
+    this.slots = new Int32Array(size);
+  }
+
+  full(): boolean {
+    return this.n === this.size;
+  }
+
+  /** The worst kept key (Infinity while not full). */
+  worst(): number {
+    return this.n === this.size && this.size > 0 ? this.keys[0]! : Infinity;
+  }
+
+  /** a comes after b: a larger key, or the same key and a larger id. */
+  private after(ka: number, sa: number, kb: number, sb: number): boolean {
+    return ka > kb || (ka === kb && this.ids[sa]! > this.ids[sb]!);
+  }
+
+  offer(key: number, slot: number): void {
+    const { keys, slots } = this;
+    if (this.n < this.size) {
+      let i = this.n++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!this.after(key, slot, keys[parent]!, slots[parent]!)) break;
+        keys[i] = keys[parent]!;
+        slots[i] = slots[parent]!;
+        i = parent;
+      }
+      keys[i] = key;
+      slots[i] = slot;
+      return;
+    }
+    if (this.size === 0 || !this.after(keys[0]!, slots[0]!, key, slot)) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.n) break;
+      const r = l + 1;
+      const child = r < this.n && this.after(keys[r]!, slots[r]!, keys[l]!, slots[l]!) ? r : l;
+      if (!this.after(keys[child]!, slots[child]!, key, slot)) break;
+      keys[i] = keys[child]!;
+      slots[i] = slots[child]!;
+      i = child;
+    }
+    keys[i] = key;
+    slots[i] = slot;
+  }
+
+  /** The kept slots, best first. */
+  sorted(): number[] {
+    const order = Array.from({ length: this.n }, (_, i) => i);
+    order.sort((a, b) => (this.after(this.keys[a]!, this.slots[a]!, this.keys[b]!, this.slots[b]!) ? 1 : -1));
+    return order.map((i) => this.slots[i]!);
   }
 }
 

@@ -5,6 +5,7 @@
  * test many candidates. Pure: no I/O.
  */
 import { distanceMiles } from '../../shared/geo/distance.js';
+import { WEIGHT_CLASSES, haulEstimate } from '../../valuation/freight.js';
 import type { IntList } from './bits.js';
 import type { Postings } from './posting-store.js';
 import { SortOrders } from './sort-orders.js';
@@ -14,6 +15,9 @@ import type { IndexFilter } from './types.js';
 const WORD_BITS_CACHED = 64;
 /** Buyers' points whose place distances are kept (a few hundred KB each at most). */
 const PLACE_DISTANCES_CACHED = 32;
+
+/** A buyer's point: its places' distances, their order nearest first, and hauls per weight class. */
+type PlaceEntry = { dist: Float64Array; filled: number; order: Int32Array | null; haul: Float64Array | null; haulFilled: number };
 
 /** One search word: its frequent terms' bitsets, and whether rarer terms (the mask) also satisfy it. */
 export type CompiledGroup = { bit: number; bitsets: Uint32Array[]; rare: Postings[]; terms: number[] };
@@ -58,6 +62,14 @@ export type Compiled = {
   /** With a radius: only slots whose place is within `radius` miles pass. */
   hasRadius: boolean;
   radius: number;
+  /**
+   * With `near` and a delivered filter or order: per place code × 4 + weight class code, the haul's
+   * high estimate (USD) from that place (haulEstimate), measured once per buyer's point.
+   */
+  haulHigh: Float64Array | null;
+  hasMaxDelivered: boolean;
+  maxDelivered: number;
+  worthTheTrip: boolean;
 };
 
 export class QueryCompiler extends SortOrders {
@@ -89,7 +101,13 @@ export class QueryCompiler extends SortOrders {
       near: filter.near ? { lat: filter.near.lat, lon: filter.near.lon } : null,
       hasRadius: filter.near?.radiusMiles !== undefined,
       radius: filter.near?.radiusMiles ?? Infinity,
+      haulHigh: null,
+      // Delivered filters need a point; without one they filter nothing (the route answers 400 first).
+      hasMaxDelivered: filter.near !== undefined && filter.maxDelivered !== undefined,
+      maxDelivered: filter.maxDelivered ?? Infinity,
+      worthTheTrip: filter.near !== undefined && filter.worthTheTrip === true,
     };
+    if (c.hasMaxDelivered || c.worthTheTrip) c.haulHigh = this.haulsFrom(filter.near!.lat, filter.near!.lon);
     const consider = (postings: Postings[], group: CompiledGroup | null = null) => {
       const size = postings.reduce((sum, p) => sum + p.list.length, 0);
       if (size < c.driverSize) {
@@ -152,7 +170,7 @@ export class QueryCompiler extends SortOrders {
       if (compiled.rare.length === 0 && compiled.bitsets.length === 1) c.required.push(compiled.bitsets[0]!);
       else c.groups.push(compiled);
     });
-    if (filter.groups.length === 0 && !c.hasMin && !c.hasMax && !c.hasRadius) {
+    if (filter.groups.length === 0 && !c.hasMin && !c.hasMax && !c.hasRadius && !c.haulHigh) {
       if (given.length === 0) c.counted = 'all';
       else if (given.length === 1) c.counted = given[0]!;
     }
@@ -204,6 +222,7 @@ export class QueryCompiler extends SortOrders {
     if (c.hasMax && !(this.price[s]! <= c.max)) return false;
     // An unplaced slot (code -1) reads undefined: never within a radius.
     if (c.hasRadius && !(c.placeDist![this.placeCode[s]!]! <= c.radius)) return false;
+    if (c.haulHigh && !this.passesDelivered(c, s)) return false;
     if (c.groups.length === 0) return true;
     const word = s >>> 5;
     const bit = 1 << (s & 31);
@@ -228,6 +247,30 @@ export class QueryCompiler extends SortOrders {
       if (!found) return false;
     }
     return true;
+  }
+
+  /** max_delivered and worth_the_trip: the slot's haul from its place by its weight class, high end. */
+  protected passesDelivered(c: Compiled, s: number): boolean {
+    const place = this.placeCode[s]!;
+    if (place < 0) return false;
+    const freight = this.freight[s]!;
+    const haul = c.haulHigh![(place << 2) | (freight & 3)]!;
+    if (c.worthTheTrip && !(this.discount[s]! > haul)) return false;
+    if (c.hasMaxDelivered) {
+      const price = this.price[s]!;
+      // The total is at least the price (premiums and hauls are not negative): most fail here.
+      if (!(price <= c.maxDelivered)) return false;
+      if (!(this.deliveredHigh(s, haul) <= c.maxDelivered)) return false;
+    }
+    return true;
+  }
+
+  /** The slot's delivered total with a haul (NaN without a price): delivered-total.ts's arithmetic. */
+  protected deliveredHigh(s: number, haul: number): number {
+    const price = this.price[s]!;
+    const u = this.freight[s]! >> 2;
+    const base = u === 0 ? price : price + Math.round(price * ((u > 0 ? u - 1 : u) / 1000)) / 100;
+    return Math.round((base + haul) * 100) / 100;
   }
 
   protected matches(c: Compiled, s: number): boolean {
@@ -309,7 +352,7 @@ export class QueryCompiler extends SortOrders {
   }
 
   protected hasRest(c: Compiled): boolean {
-    return c.category >= 0 || c.state >= 0 || c.city >= 0 || c.hasMin || c.hasMax || c.hasRadius || c.groups.length > 0;
+    return c.category >= 0 || c.state >= 0 || c.city >= 0 || c.hasMin || c.hasMax || c.hasRadius || c.haulHigh !== null || c.groups.length > 0;
   }
 
   /**
@@ -318,6 +361,26 @@ export class QueryCompiler extends SortOrders {
    */
   protected distancesFrom(lat: number, lon: number): Float64Array {
     return this.placeEntry(lat, lon).dist;
+  }
+
+  /**
+   * Every place's haul from a point, high end, per weight class (at place × 4 + class code): 4 ×
+   * places numbers, measured with the place distances and cached beside them.
+   */
+  protected haulsFrom(lat: number, lon: number): Float64Array {
+    const entry = this.placeEntry(lat, lon);
+    if (!entry.haul || entry.haulFilled < entry.filled) {
+      if (!entry.haul || entry.haul.length < entry.dist.length * 4) {
+        const grown = new Float64Array(entry.dist.length * 4);
+        if (entry.haul) grown.set(entry.haul.subarray(0, entry.haulFilled * 4));
+        entry.haul = grown;
+      }
+      for (let p = entry.haulFilled; p < entry.filled; p++) {
+        for (let w = 0; w < WEIGHT_CLASSES.length; w++) entry.haul[(p << 2) | w] = haulEstimate(WEIGHT_CLASSES[w]!, entry.dist[p]!).high;
+      }
+      entry.haulFilled = entry.filled;
+    }
+    return entry.haul;
   }
 
   /** Place codes nearest first (ties by code), for a point whose distances are cached; recomputed when places were added. */
@@ -330,13 +393,13 @@ export class QueryCompiler extends SortOrders {
     return entry.order;
   }
 
-  private placeEntry(lat: number, lon: number): { dist: Float64Array; filled: number; order: Int32Array | null } {
+  private placeEntry(lat: number, lon: number): PlaceEntry {
     const key = `${lat},${lon}`;
     let entry = this.placeDistances.get(key);
     if (entry) {
       this.placeDistances.delete(key);
     } else {
-      entry = { dist: new Float64Array(Math.max(64, this.placeLat.length * 1.25)), filled: 0, order: null };
+      entry = { dist: new Float64Array(Math.max(64, Math.ceil(this.placeLat.length * 1.25))), filled: 0, order: null, haul: null, haulFilled: 0 };
       if (this.placeDistances.size >= PLACE_DISTANCES_CACHED) this.placeDistances.delete(this.placeDistances.keys().next().value!);
     }
     this.placeDistances.set(key, entry);
@@ -355,5 +418,5 @@ export class QueryCompiler extends SortOrders {
   }
 
   /** Recent buyers' points → their places' distances (most recently used last). */
-  protected readonly placeDistances = new Map<string, { dist: Float64Array; filled: number; order: Int32Array | null }>();
+  protected readonly placeDistances = new Map<string, PlaceEntry>();
 }

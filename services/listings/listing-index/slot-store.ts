@@ -6,6 +6,26 @@
  */
 import { IdSlots, sameKind, type SlotArray } from './bits.js';
 import type { IndexedListing, IndexOptions } from './types.js';
+import { discountDollarsUp, weightCode } from '../delivered-total.js';
+import type { WeightClass } from '../../valuation/freight.js';
+
+/** No fair value or no price: never worth the trip. */
+export const NO_DISCOUNT = -0x80000000;
+
+/** A slot's weight class and stated premium as one Int32 (see SlotStore.freight). */
+export function packFreight(weight: WeightClass, buyersPremiumPct: number | null): number {
+  const code = weightCode(weight);
+  if (buyersPremiumPct === null || !Number.isFinite(buyersPremiumPct)) return code;
+  // numeric(6,3): thousandths are exact, and k / 1000 is the same double as the column's value.
+  const k = Math.round(buyersPremiumPct * 1000);
+  return ((k >= 0 ? k + 1 : k) << 2) | code;
+}
+
+/** The stated premium (percent) of a packed freight value, or null. */
+export function premiumOf(freight: number): number | null {
+  const u = freight >> 2;
+  return u === 0 ? null : (u > 0 ? u - 1 : u) / 1000;
+}
 
 export class SlotStore {
   protected capacity: number;
@@ -24,6 +44,14 @@ export class SlotStore {
   /** Per slot, its place (a distinct lat/lon in the place dictionary), or -1 when unplaced. */
   protected placeCode: Int32Array;
   protected endAt: Float64Array;
+  /**
+   * Per slot, what its haul and premium need (issue 30): the weight class's code (freight.ts
+   * WEIGHT_CLASSES) in the low two bits, above them the stated buyer's premium in thousandths of a
+   * percent, plus one (0: none stated). One Int32 instead of a class byte and a premium double.
+   */
+  protected freight: Int32Array;
+  /** Per slot, its discount under fair value in whole dollars rounded up (delivered-total.ts), or NO_DISCOUNT. */
+  protected discount: Int32Array;
   /**
    * Min-heap of listed slots that have an end time, keyed by `endAt` (a slot's end time never
    * changes: a change takes a new slot). Slots only: a copy of each time beside them would be
@@ -52,6 +80,8 @@ export class SlotStore {
     this.cityCode = new Int32Array(c);
     this.placeCode = new Int32Array(c);
     this.endAt = new Float64Array(c);
+    this.freight = new Int32Array(c);
+    this.discount = new Int32Array(c);
     this.stamp = new Uint32Array(c);
   }
 
@@ -139,6 +169,9 @@ export class SlotStore {
     this.cityCode[s] = -1;
     this.placeCode[s] = -1;
     this.endAt[s] = listing.endAt ?? Infinity;
+    this.freight[s] = packFreight(listing.weightClass ?? 'mid', listing.buyersPremiumPct ?? null);
+    const discount = discountDollarsUp(listing.priceUsd, listing.fairValue ?? null);
+    this.discount[s] = discount === null ? NO_DISCOUNT : Math.max(NO_DISCOUNT + 1, Math.min(0x7fffffff, discount));
     return s;
   }
 
@@ -183,6 +216,8 @@ export class SlotStore {
     this.cityCode = f(this.cityCode);
     this.placeCode = f(this.placeCode);
     this.endAt = f(this.endAt);
+    this.freight = f(this.freight);
+    this.discount = f(this.discount);
   }
 
   /** Order of two slots: the sort key (missing values last), then the listing id. */

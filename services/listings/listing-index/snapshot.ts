@@ -23,6 +23,10 @@ export type IndexColumns = {
   /** Per slot, its place in placeLat/placeLon, or -1. */
   placeCode: Int32Array;
   endAt: Float64Array;
+  /** Per slot, its weight class and stated premium (SlotStore.freight). */
+  freight: Int32Array;
+  /** Per slot, its discount under fair value in whole dollars rounded up, or NO_DISCOUNT. */
+  discount: Int32Array;
   placeLat: Float64Array;
   placeLon: Float64Array;
   /** CSR over slots: n + 1 offsets into `terms`. */
@@ -42,7 +46,7 @@ function checkColumns(cols: IndexColumns): void {
   const fail = (what: string) => {
     throw new Error(`listing index snapshot: ${what}`);
   };
-  for (const a of [cols.score, cols.price, cols.category, cols.stateCode, cols.cityCode, cols.placeCode, cols.endAt]) if (a.length !== n) fail('column lengths differ');
+  for (const a of [cols.score, cols.price, cols.category, cols.stateCode, cols.cityCode, cols.placeCode, cols.endAt, cols.freight, cols.discount]) if (a.length !== n) fail('column lengths differ');
   if (cols.placeLat.length !== cols.placeLon.length) fail('place lengths differ');
   if (cols.termStart.length !== n + 1 || cols.termStart[0] !== 0 || cols.termStart[n] !== cols.terms.length) fail('bad term offsets');
   if (cols.termNames.length > 0x3fff && !(cols.terms instanceof Int32Array)) fail('bad term width');
@@ -195,6 +199,8 @@ export class SnapshotIndex extends QueryCompiler {
       cityCode: yield* pick(() => this.cityCode),
       placeCode: yield* pick(() => this.placeCode),
       endAt: yield* pick(() => this.endAt),
+      freight: yield* pick(() => this.freight),
+      discount: yield* pick(() => this.discount),
       placeLat: Float64Array.from(this.placeLat),
       placeLon: Float64Array.from(this.placeLon),
       termStart,
@@ -229,6 +235,8 @@ export class SnapshotIndex extends QueryCompiler {
     this.cityCode = adopt(cols.cityCode, this.cityCode);
     this.placeCode = adopt(cols.placeCode, this.placeCode);
     this.endAt = adopt(cols.endAt, this.endAt);
+    this.freight = adopt(cols.freight, this.freight);
+    this.discount = adopt(cols.discount, this.discount);
     for (let p = 0; p < cols.placeLat.length; p++) this.placeOf(cols.placeLat[p]!, cols.placeLon[p]!);
     this.termStart = adopt(cols.termStart, this.termStart);
     this.termIds = TermList.adopt(cols.terms);

@@ -13,7 +13,7 @@ import { PostingStore, type Postings } from './posting-store.js';
 import type { IndexedListing, IndexOptions, IndexSort } from './types.js';
 import { categoryCodeSteps, categoryCodes, splitByCategory, splitSteps, type CategoryCodes } from './category-split.js';
 
-export const ORDERS: readonly Exclude<IndexSort, 'relevance' | 'distance'>[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high'];
+export const ORDERS: readonly Exclude<IndexSort, 'relevance' | 'distance' | 'delivered'>[] = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high'];
 type Order = (typeof ORDERS)[number];
 export const ORDER_INDEX: Record<Order, number> = { deal_score_high: 0, deal_score_low: 1, price_low: 2, price_high: 3 };
 /** Slots per block of the listed counts (2,048: 64 bitset words), as a shift. */

@@ -1,4 +1,5 @@
 /** The index's public types: what it stores per listing, what a query asks, what it reports. */
+import type { WeightClass } from '../../valuation/freight.js';
 import type { SortOption } from '../listing-schemas.js';
 
 /** A listing as the index needs it (from `listings`; see the sync's load query). */
@@ -16,6 +17,14 @@ export type IndexedListing = {
   /** Where the lot is (services/shared/geo/); null when it could not be placed. */
   lat: number | null;
   lon: number | null;
+  /**
+   * What the price delivered needs (issue 30), all optional (mid-size, none, none): the machine's
+   * weight class (freight.ts weightClass, from its type and title, computed when the row is read),
+   * the buyer's premium the source states (percent) and the fair value (USD), for "worth the trip".
+   */
+  weightClass?: WeightClass;
+  buyersPremiumPct?: number | null;
+  fairValue?: number | null;
   /** The search vector's lexemes, each with its best weight (3 = A … 0 = D). */
   lexemes: readonly string[];
   weights: readonly number[];
@@ -36,6 +45,13 @@ export type IndexFilter = {
    * rounded to a tenth) pass; `distance` order sorts by it. Unplaced listings never pass a radius.
    */
   near?: { lat: number; lon: number; radiusMiles?: number };
+  /**
+   * With `near` only: listings whose delivered total (price + stated premium + the haul's high
+   * estimate, delivered-total.ts) is at most this; listings without a price or a place never pass.
+   */
+  maxDelivered?: number;
+  /** With `near` only: listings whose discount under fair value exceeds the haul's high estimate. */
+  worthTheTrip?: boolean;
 };
 
 export type IndexSort = SortOption;

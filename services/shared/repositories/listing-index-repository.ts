@@ -10,6 +10,7 @@ import type { DbOrTx, Sql } from '../database/db.js';
 import { executePrepared } from '../database/prepared.js';
 import { intArray, textArray } from '../database/sql-arrays.js';
 import { parseTsvector, type IndexedListing } from '../../listings/listing-index/index.js';
+import { weightClass } from '../../valuation/freight.js';
 
 /** A PostgreSQL snapshot (pg_current_snapshot()): what a reader saw. */
 export type Snapshot = { xmin: string; xmax: string; inProgress: string[] };
@@ -35,6 +36,9 @@ type IndexRow = {
   end_at: number | null;
   lat: number | null;
   lon: number | null;
+  title: string;
+  buyers_premium_pct: number | null;
+  fair_value: number | null;
   search_vector: string | null;
 };
 
@@ -45,7 +49,8 @@ const IS_LISTED = sql`l.status = 'open' AND (l.auction_end_at IS NULL OR l.aucti
 
 const INDEX_COLUMNS = sql`
   l.id, l.status, l.deal_score, l.price_usd::float8 AS price_usd, l.category_id, l.state, lower(l.city) AS city,
-  (extract(epoch FROM l.auction_end_at) * 1000)::float8 AS end_at, l.lat, l.lon, l.search_vector::text AS search_vector`;
+  (extract(epoch FROM l.auction_end_at) * 1000)::float8 AS end_at, l.lat, l.lon,
+  l.title, l.buyers_premium_pct::float8 AS buyers_premium_pct, l.fair_value::float8 AS fair_value, l.search_vector::text AS search_vector`;
 
 function toIndexed(row: IndexRow): IndexedListing {
   const { lexemes, weights } = parseTsvector(row.search_vector ?? '');
@@ -59,6 +64,10 @@ function toIndexed(row: IndexRow): IndexedListing {
     endAt: row.end_at,
     lat: row.lat,
     lon: row.lon,
+    // The haul's weight class from type and title words, once per row read (the index keeps the class, not the title).
+    weightClass: weightClass(row.category_id, row.title),
+    buyersPremiumPct: row.buyers_premium_pct,
+    fairValue: row.fair_value,
     lexemes,
     weights,
   };
