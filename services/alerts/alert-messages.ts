@@ -146,11 +146,15 @@ export function deliveredSentence(d: MessageDelivered): string {
   return `${awayText(d)}; ≈ ${range(d.totalLow, d.totalHigh)} delivered ${what}`;
 }
 
-/** The same for SMS, in few characters: "100 mi, ~$50.3-52k delivered" (the haul alone without a price). */
+/**
+ * The same for SMS, in few GSM-7 characters (no '~' or '≈': '~' counts twice, '≈' makes the SMS
+ * UCS-2): "100 mi, $50.3-52k delivered"; "300 mi (state), ..." when only the lot's state is known;
+ * the haul alone without a price.
+ */
 export function deliveredSms(d: MessageDelivered): string {
-  const miles = `${d.precision === 'state' ? '~' : ''}${Math.round(d.distanceMiles)} mi`;
-  if (d.totalLow === null || d.totalHigh === null) return `${miles}, haul ~${compactRange(d.haulLow, d.haulHigh)}`;
-  return `${miles}, ~${compactRange(d.totalLow, d.totalHigh)} delivered`;
+  const miles = `${Math.round(d.distanceMiles)} mi${d.precision === 'state' ? ' (state)' : ''}`;
+  if (d.totalLow === null || d.totalHigh === null) return `${miles}, haul ${compactRange(d.haulLow, d.haulHigh)}`;
+  return `${miles}, ${compactRange(d.totalLow, d.totalHigh)} delivered`;
 }
 
 function fairValueLine(listing: MessageListing): string {
@@ -352,8 +356,9 @@ export function smsCriteriaText(alert: MessageAlert): string {
   const level = alert.minDealScore !== null ? `score ${alert.minDealScore}+` : alert.dealLevel === 'excellent' ? 'excellent only' : 'good+';
   const parts = [alert.equipmentType, price, alert.state, alert.condition, level, alert.includeUnscored ? '+unscored' : null];
   if (alert.keywords) parts.push(`"${cleanText(alert.keywords, SMS_KEYWORDS_MAX)}"`);
-  if (alert.nearZip && alert.radiusMiles) parts.push(`${alert.radiusMiles} mi of ${alert.nearZip}`);
-  if (alert.nearZip && alert.worthTheTrip) parts.push('worth the trip');
+  // the radius in short (the buyer knows their ZIP code; the distance stands beside the price)
+  if (alert.nearZip && alert.radiusMiles) parts.push(`<${alert.radiusMiles}mi`);
+  if (alert.nearZip && alert.worthTheTrip) parts.push('worth trip');
   return parts.filter(Boolean).join(', ');
 }
 
@@ -366,7 +371,9 @@ export function smsCriteriaText(alert: MessageAlert): string {
 export function renderMatchSms(input: { alert: MessageAlert; listing: MessageListing; event: NotificationEvent; appUrl: string; now: Date }): string {
   const { listing } = input;
   const head = input.event === 'price_drop' ? 'Price drop' : input.event === 'level_up' ? 'Better deal' : 'Deal Radar';
-  const claim = dealClaimShort({ priceUsd: listing.priceUsd, buyersPremiumPct: listing.buyersPremiumPct, fairValue: listing.fairValue, dealScore: listing.dealScore });
+  const fullClaim = dealClaimShort({ priceUsd: listing.priceUsd, buyersPremiumPct: listing.buyersPremiumPct, fairValue: listing.fairValue, dealScore: listing.dealScore });
+  // Beside the price delivered, how far under similar sales without how sure: room for the title and the why.
+  const claim = listing.delivered && fullClaim ? fullClaim.split(', ')[0]! : fullClaim;
   const facts = [
     listing.priceUsd === null ? null : formatUsd(listing.priceUsd),
     listing.dealScore === null ? null : `${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,
@@ -388,10 +395,17 @@ export function renderMatchSms(input: { alert: MessageAlert; listing: MessageLis
   let why = gsmText(`Why: ${smsCriteriaText(input.alert)}`);
   const body = (title: string) => `${head}: ${title}${title ? ' ' : ''}${facts}. ${why} ${link}`.replace(/\s+/g, ' ');
   // The why stays: should even an empty title not fit, the criteria's end is cut before the link.
-  const over = body('').length - SMS_MAX_LENGTH;
+  // With the distance and price delivered the facts are longer: the title keeps its first
+  // characters (what the machine is) and the criteria's end gives way first.
+  const title = cleanText(listing.title, 120);
+  const reserve = listing.delivered ? Math.min(SMS_TITLE_KEEP, gsmText(title).length) : 0;
+  const over = body('x'.repeat(reserve)).length - SMS_MAX_LENGTH;
   if (over > 0) why = `${why.slice(0, Math.max(0, why.length - over - 3)).trimEnd()}...`;
-  return fitSms(cleanText(listing.title, 120), body);
+  return fitSms(title, body);
 }
+
+/** The characters of a title an SMS with a delivered estimate keeps ('CAT 320D Exca...'). */
+const SMS_TITLE_KEEP = 16;
 
 export type DigestItem = { listing: MessageListing; event: NotificationEvent };
 
