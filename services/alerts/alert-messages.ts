@@ -172,7 +172,7 @@ function rangeLine(listing: MessageListing): string | null {
   return `${formatUsd(listing.valueLow)} - ${formatUsd(listing.valueHigh)}`;
 }
 
-type Fact = { label: string; value: string };
+export type Fact = { label: string; value: string };
 
 /**
  * The end of every alert, digest and watch e-mail (watch-messages.ts too): why the reader gets it
@@ -184,6 +184,11 @@ export function emailFooter(reason: string, stop: { label: string; url: string }
     text: [reason, `${stop.label}: ${stop.url}`],
     html: `<p style="color:#666;font-size:12px">${escapeHtml(reason)} <a href="${escapeHtml(stop.url)}">${escapeHtml(stop.label)}</a></p>`,
   };
+}
+
+/** A lot's facts as an HTML table, label and value escaped. */
+export function factsTableHtml(rows: Fact[], attributes = 'cellpadding="4" style="border-collapse:collapse"'): string[] {
+  return [`<table ${attributes}>`, ...rows.map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`), '</table>'];
 }
 
 /** An e-mail's HTML body around its parts (already escaped): one look for every message. */
@@ -276,9 +281,7 @@ export function renderMatchEmail(input: {
   const html = emailHtml([
     `<p>${escapeHtml(intro)}</p>`,
     `<h2 style="margin:0 0 8px">${escapeHtml(title)}</h2>`,
-    '<table cellpadding="4" style="border-collapse:collapse">',
-    ...rows.map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`),
-    '</table>',
+    ...factsTableHtml(rows),
     `<p><strong>Why it matched:</strong> ${escapeHtml(why)}</p>`,
     `<p><a href="${escapeHtml(link)}">View the deal</a></p>`,
     footer.html,
@@ -441,9 +444,7 @@ export function renderDigestEmail(input: { alert: MessageAlert; items: DigestIte
     ...shown.map(({ listing, event }) =>
       [
         `<h3 style="margin:16px 0 4px">${eventTag(event)}<a href="${escapeHtml(dealUrl(appUrl, listing.slug))}">${escapeHtml(cleanText(listing.title))}</a></h3>`,
-        '<table cellpadding="2">',
-        ...facts(listing, now, 'sentence').map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`),
-        '</table>',
+        ...factsTableHtml(facts(listing, now, 'sentence'), 'cellpadding="2"'),
       ].join('\n'),
     ),
     ...(more > 0 ? [`<p>…and ${more} more on <a href="${escapeHtml(`${appUrl}/alerts`)}">your alerts page</a>.</p>`] : []),

@@ -270,12 +270,10 @@ export function matchStatement(changes: ChangedListing[], now: Date, classes: Re
 }
 
 /** Everything a message about one notification needs. */
-export type DeliveryRow = {
-  notificationId: number;
-  event: NotificationEvent;
-  channel: DeliveryMethod;
+/** Who an alert message goes to and what the alert asks, as the messages state it (instant and digest alike). */
+type AlertMessageColumns = {
   alertId: number;
-  alertActive: boolean;
+  channel: DeliveryMethod;
   userId: number;
   email: string;
   phone: string;
@@ -288,6 +286,18 @@ export type DeliveryRow = {
   minDealScore: number | null;
   includeUnscored: boolean;
   keywords: string | null;
+  /** Where the buyer is (issue 30): messages then carry the distance and the price delivered. */
+  nearZip: string | null;
+  nearLat: number | null;
+  nearLon: number | null;
+  radiusMiles: number | null;
+  worthTheTrip: boolean;
+};
+
+export type DeliveryRow = AlertMessageColumns & {
+  notificationId: number;
+  event: NotificationEvent;
+  alertActive: boolean;
   listingId: number;
   slug: string;
   title: string;
@@ -299,11 +309,6 @@ export type DeliveryRow = {
   auctionEndAt: Date | null;
   city: string | null;
   state: string | null;
-  nearZip: string | null;
-  nearLat: number | null;
-  nearLon: number | null;
-  radiusMiles: number | null;
-  worthTheTrip: boolean;
   lat: number | null;
   lon: number | null;
   geoPrecision: string | null;
@@ -593,30 +598,10 @@ export async function gatherDigests(db: DbOrTx, day: string, cutoff: Date): Prom
   });
 }
 
-export type DigestDelivery = {
+export type DigestDelivery = AlertMessageColumns & {
   digestId: number;
   day: string;
   messageKey: string;
-  alertId: number;
-  channel: DeliveryMethod;
-  userId: number;
-  email: string;
-  phone: string;
-  categoryId: number;
-  priceMin: number | null;
-  priceMax: number | null;
-  alertState: string | null;
-  alertCondition: Condition | null;
-  dealLevel: AlertDealLevel;
-  minDealScore: number | null;
-  includeUnscored: boolean;
-  keywords: string | null;
-  /** Where the buyer is (issue 30): each item then carries its distance and price delivered. */
-  nearZip: string | null;
-  nearLat: number | null;
-  nearLon: number | null;
-  radiusMiles: number | null;
-  worthTheTrip: boolean;
   items: Array<{
     event: NotificationEvent;
     listingId: number;
