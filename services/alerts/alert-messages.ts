@@ -146,11 +146,15 @@ export function deliveredSentence(d: MessageDelivered): string {
   return `${awayText(d)}; ≈ ${range(d.totalLow, d.totalHigh)} delivered ${what}`;
 }
 
-/** The same for SMS, in few characters: "100 mi, ~$50.3-52k delivered" (the haul alone without a price). */
+/**
+ * The same for SMS, in few GSM-7 characters (no '~' or '≈': '~' counts twice, '≈' makes the SMS
+ * UCS-2): "100 mi, $50.3-52k delivered"; "300 mi (state), ..." when only the lot's state is known;
+ * the haul alone without a price.
+ */
 export function deliveredSms(d: MessageDelivered): string {
-  const miles = `${d.precision === 'state' ? '~' : ''}${Math.round(d.distanceMiles)} mi`;
-  if (d.totalLow === null || d.totalHigh === null) return `${miles}, haul ~${compactRange(d.haulLow, d.haulHigh)}`;
-  return `${miles}, ~${compactRange(d.totalLow, d.totalHigh)} delivered`;
+  const miles = `${Math.round(d.distanceMiles)} mi${d.precision === 'state' ? ' (state)' : ''}`;
+  if (d.totalLow === null || d.totalHigh === null) return `${miles}, haul ${compactRange(d.haulLow, d.haulHigh)}`;
+  return `${miles}, ${compactRange(d.totalLow, d.totalHigh)} delivered`;
 }
 
 function fairValueLine(listing: MessageListing): string {
@@ -168,7 +172,7 @@ function rangeLine(listing: MessageListing): string | null {
   return `${formatUsd(listing.valueLow)} - ${formatUsd(listing.valueHigh)}`;
 }
 
-type Fact = { label: string; value: string };
+export type Fact = { label: string; value: string };
 
 /**
  * The end of every alert, digest and watch e-mail (watch-messages.ts too): why the reader gets it
@@ -180,6 +184,11 @@ export function emailFooter(reason: string, stop: { label: string; url: string }
     text: [reason, `${stop.label}: ${stop.url}`],
     html: `<p style="color:#666;font-size:12px">${escapeHtml(reason)} <a href="${escapeHtml(stop.url)}">${escapeHtml(stop.label)}</a></p>`,
   };
+}
+
+/** A lot's facts as an HTML table, label and value escaped. */
+export function factsTableHtml(rows: Fact[], attributes = 'cellpadding="4" style="border-collapse:collapse"'): string[] {
+  return [`<table ${attributes}>`, ...rows.map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`), '</table>'];
 }
 
 /** An e-mail's HTML body around its parts (already escaped): one look for every message. */
@@ -272,9 +281,7 @@ export function renderMatchEmail(input: {
   const html = emailHtml([
     `<p>${escapeHtml(intro)}</p>`,
     `<h2 style="margin:0 0 8px">${escapeHtml(title)}</h2>`,
-    '<table cellpadding="4" style="border-collapse:collapse">',
-    ...rows.map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`),
-    '</table>',
+    ...factsTableHtml(rows),
     `<p><strong>Why it matched:</strong> ${escapeHtml(why)}</p>`,
     `<p><a href="${escapeHtml(link)}">View the deal</a></p>`,
     footer.html,
@@ -352,8 +359,9 @@ export function smsCriteriaText(alert: MessageAlert): string {
   const level = alert.minDealScore !== null ? `score ${alert.minDealScore}+` : alert.dealLevel === 'excellent' ? 'excellent only' : 'good+';
   const parts = [alert.equipmentType, price, alert.state, alert.condition, level, alert.includeUnscored ? '+unscored' : null];
   if (alert.keywords) parts.push(`"${cleanText(alert.keywords, SMS_KEYWORDS_MAX)}"`);
-  if (alert.nearZip && alert.radiusMiles) parts.push(`${alert.radiusMiles} mi of ${alert.nearZip}`);
-  if (alert.nearZip && alert.worthTheTrip) parts.push('worth the trip');
+  // the radius in short (the buyer knows their ZIP code; the distance stands beside the price)
+  if (alert.nearZip && alert.radiusMiles) parts.push(`<${alert.radiusMiles}mi`);
+  if (alert.nearZip && alert.worthTheTrip) parts.push('worth trip');
   return parts.filter(Boolean).join(', ');
 }
 
@@ -366,7 +374,9 @@ export function smsCriteriaText(alert: MessageAlert): string {
 export function renderMatchSms(input: { alert: MessageAlert; listing: MessageListing; event: NotificationEvent; appUrl: string; now: Date }): string {
   const { listing } = input;
   const head = input.event === 'price_drop' ? 'Price drop' : input.event === 'level_up' ? 'Better deal' : 'Deal Radar';
-  const claim = dealClaimShort({ priceUsd: listing.priceUsd, buyersPremiumPct: listing.buyersPremiumPct, fairValue: listing.fairValue, dealScore: listing.dealScore });
+  const fullClaim = dealClaimShort({ priceUsd: listing.priceUsd, buyersPremiumPct: listing.buyersPremiumPct, fairValue: listing.fairValue, dealScore: listing.dealScore });
+  // Beside the price delivered, how far under similar sales without how sure: room for the title and the why.
+  const claim = listing.delivered && fullClaim ? fullClaim.split(', ')[0]! : fullClaim;
   const facts = [
     listing.priceUsd === null ? null : formatUsd(listing.priceUsd),
     listing.dealScore === null ? null : `${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,
@@ -388,10 +398,17 @@ export function renderMatchSms(input: { alert: MessageAlert; listing: MessageLis
   let why = gsmText(`Why: ${smsCriteriaText(input.alert)}`);
   const body = (title: string) => `${head}: ${title}${title ? ' ' : ''}${facts}. ${why} ${link}`.replace(/\s+/g, ' ');
   // The why stays: should even an empty title not fit, the criteria's end is cut before the link.
-  const over = body('').length - SMS_MAX_LENGTH;
+  // With the distance and price delivered the facts are longer: the title keeps its first
+  // characters (what the machine is) and the criteria's end gives way first.
+  const title = cleanText(listing.title, 120);
+  const reserve = listing.delivered ? Math.min(SMS_TITLE_KEEP, gsmText(title).length) : 0;
+  const over = body('x'.repeat(reserve)).length - SMS_MAX_LENGTH;
   if (over > 0) why = `${why.slice(0, Math.max(0, why.length - over - 3)).trimEnd()}...`;
-  return fitSms(cleanText(listing.title, 120), body);
+  return fitSms(title, body);
 }
+
+/** The characters of a title an SMS with a delivered estimate keeps ('CAT 320D Exca...'). */
+const SMS_TITLE_KEEP = 16;
 
 export type DigestItem = { listing: MessageListing; event: NotificationEvent };
 
@@ -427,9 +444,7 @@ export function renderDigestEmail(input: { alert: MessageAlert; items: DigestIte
     ...shown.map(({ listing, event }) =>
       [
         `<h3 style="margin:16px 0 4px">${eventTag(event)}<a href="${escapeHtml(dealUrl(appUrl, listing.slug))}">${escapeHtml(cleanText(listing.title))}</a></h3>`,
-        '<table cellpadding="2">',
-        ...facts(listing, now, 'sentence').map((f) => `<tr><th align="left">${escapeHtml(f.label)}</th><td>${escapeHtml(f.value)}</td></tr>`),
-        '</table>',
+        ...factsTableHtml(facts(listing, now, 'sentence'), 'cellpadding="2"'),
       ].join('\n'),
     ),
     ...(more > 0 ? [`<p>…and ${more} more on <a href="${escapeHtml(`${appUrl}/alerts`)}">your alerts page</a>.</p>`] : []),

@@ -48,7 +48,7 @@ export const SKIP_SUPPRESSED = 'The e-mail address bounced or reported spam: re-
 
 export function messageAlert(
   row: Pick<DeliveryRow, 'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'dealLevel' | 'minDealScore' | 'includeUnscored' | 'keywords'> &
-    Partial<Pick<DeliveryRow, 'nearZip' | 'radiusMiles'>>,
+    Partial<Pick<DeliveryRow, 'nearZip' | 'radiusMiles' | 'worthTheTrip'>>,
 ): MessageAlert {
   return {
     id: row.alertId,
@@ -63,11 +63,17 @@ export function messageAlert(
     keywords: row.keywords,
     nearZip: row.nearZip ?? null,
     radiusMiles: row.radiusMiles ?? null,
+    worthTheTrip: row.worthTheTrip ?? false,
   };
 }
 
-/** The distance and price delivered to the alert's ZIP code, when it has one and the lot is placed. */
-export function deliveredFor(row: DeliveryRow): MessageListing['delivered'] {
+/**
+ * The distance and price delivered to the alert's ZIP code, when it has one and the lot is placed
+ * (instant messages and each item of a digest).
+ */
+export function deliveredFor(
+  row: Pick<DeliveryRow, 'nearZip' | 'nearLat' | 'nearLon' | 'lat' | 'lon' | 'geoPrecision' | 'priceUsd' | 'buyersPremiumPct' | 'listingCategoryId' | 'title'>,
+): MessageListing['delivered'] {
   if (!row.nearZip || row.nearLat === null || row.nearLon === null || row.lat === null || row.lon === null) return null;
   const precision = row.geoPrecision === 'zip' || row.geoPrecision === 'city' || row.geoPrecision === 'state' ? row.geoPrecision : null;
   if (!precision) return null;
@@ -213,7 +219,10 @@ export async function dispatchDigests(deps: Deps, day: string, now: Date = new D
       return;
     }
     const alert = messageAlert(d);
-    const items = d.items.map((item) => ({ event: item.event, listing: { ...item, id: item.listingId, auctionEndAt: toDate(item.auctionEndAt) } }));
+    const items = d.items.map((item) => ({
+      event: item.event,
+      listing: { ...item, id: item.listingId, auctionEndAt: toDate(item.auctionEndAt), delivered: deliveredFor({ ...item, nearZip: d.nearZip, nearLat: d.nearLat, nearLon: d.nearLon }) },
+    }));
     if (items.length === 0) return;
     const messageKey = digestMessageKey(d.alertId, d.day);
     if (route.channel === 'sms') {

@@ -4,7 +4,7 @@
  * the one-click unsubscribe link) and SMS (one short segment). Pure: every input is passed in,
  * the clock included. Listing text comes from auction sites: bounded, stripped, escaped in HTML.
  */
-import { cleanText, dealScoreText, dealUrl, emailFooter, emailHtml, escapeHtml, formatUsd, shortDealUrl, type RenderedEmail } from '../alerts/alert-messages.js';
+import { cleanText, dealScoreText, dealUrl, emailFooter, emailHtml, escapeHtml, factsTableHtml, formatUsd, shortDealUrl, type Fact, type RenderedEmail } from '../alerts/alert-messages.js';
 import { outcomeText, type NoticeKind } from './watch-rules.js';
 import type { ListingStatus } from '../../db/schema/listings.js';
 
@@ -92,7 +92,7 @@ export function renderWatchEmail(input: WatchMessageInput & { unsubscribeUrl: st
   const { listing, appUrl } = input;
   const title = cleanText(listing.title);
   const { subject, intro } = headline(input);
-  const rows: Array<{ label: string; value: string }> = [];
+  const rows: Fact[] = [];
   if (input.kind === 'closed') {
     rows.push({ label: 'Result', value: outcomeText(listing.status, listing.finalPrice, listing.fairValue, formatUsd) });
   } else {
@@ -118,9 +118,7 @@ export function renderWatchEmail(input: WatchMessageInput & { unsubscribeUrl: st
   const html = emailHtml([
     `<p>${escapeHtml(intro)}</p>`,
     `<h2 style="margin:0 0 8px">${escapeHtml(title)}</h2>`,
-    '<table cellpadding="4" style="border-collapse:collapse">',
-    ...rows.map((r) => `<tr><th align="left">${escapeHtml(r.label)}</th><td>${escapeHtml(r.value)}</td></tr>`),
-    '</table>',
+    ...factsTableHtml(rows),
     `<p><a href="${escapeHtml(link)}">View the lot</a> · <a href="${escapeHtml(`${appUrl}/watchlist`)}">Your watchlist</a></p>`,
     footer.html,
   ]);

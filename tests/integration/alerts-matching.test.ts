@@ -366,6 +366,38 @@ describe('from the match queue to the outbox', () => {
     await waitFor(async () => ((await listAlertNotifications(ctx.database.db, alert.id)).every((n) => n.status === 'sent') ? true : undefined));
   });
 
+  it('worth the trip within a radius: fires for a lot whose discount exceeds the haul, not for one whose discount does not; the digest shows the price delivered', async () => {
+    const user = await registerUser(app);
+    const trip = await createAlert(user, { equipment_type: 'Excavators', near_zip: '50309', radius_miles: 500, worth_the_trip: true });
+    const daily = await createAlert(user, { equipment_type: 'Excavators', near_zip: '50309', frequency: 'daily' });
+    const buyer = lookupZip('50309')!;
+    const north = (miles: number) => ({ lat: buyer.lat + miles / 69.09, lon: buyer.lon });
+    // A CAT 320 (heavy: a lowboy) at $45,000: 100 miles off the haul is $800–2,500, 400 miles off $1,920–2,880.
+    const lot = (title: string, miles: number, fairValue: number) => ({ ...underpricedExcavator(title), state: 'MN', city: null, ...north(miles), geoPrecision: 'city' as const, fairValue, buyersPremiumPct: 10 });
+    const [worth, notWorth, tooFar] = await insertListings(ctx.database.db, source, [
+      lot('CAT 320D Excavator, $17,000 under, 100 miles', 100, 62_000),
+      lot('CAT 320D Excavator, $1,500 under, 100 miles', 100, 46_500),
+      lot('CAT 320D Excavator, $2,800 under, 400 miles', 400, 47_800),
+    ]);
+    for (const l of [worth!, notWorth!, tooFar!]) await ctx.queues.enqueue('match', { listingId: l.id, event: 'scored', eventKey: `trip-${l.id}` });
+    // The daily alert (no filter but the ZIP code) takes all three: once it has, every match job is done.
+    await waitFor(async () => ((await listAlertNotifications(ctx.database.db, daily.id)).length === 3 ? true : undefined), 20_000, 'daily matches');
+    expect((await listAlertNotifications(ctx.database.db, trip.id)).map((n) => n.listingId)).toEqual([worth!.id]);
+    const [instant] = await waitFor(async () => {
+      const sent = await sentTo(user.user.email);
+      return sent.length > 0 ? sent : undefined;
+    }, 20_000, 'alert e-mail');
+    expect(instant!.textBody).toContain('Why it matched: Excavators · Any price · within 500 mi of 50309 · any condition · good deals or better · worth the trip to 50309');
+    expect(instant!.textBody).toContain("Delivered (estimate): $50,300 - $52,000 incl. $4,500 buyer's premium");
+
+    const day = new Date().toISOString().slice(0, 10);
+    await createDigestHandler(ctx)({ day, slot: 'trip-1' }, undefined as never);
+    const digest = await waitFor(async () => (await sentTo(user.user.email)).find((m) => m.kind === 'alert_digest'), 20_000, 'digest e-mail');
+    expect(digest.subject).toBe('Daily digest: 3 matches for your Excavators alert');
+    expect(digest.textBody).toContain('Delivered to 50309: about 100 mi away; ≈ $50,300–$52,000 delivered with premium and haul');
+    expect(digest.textBody).toContain('Delivered to 50309: about 400 mi away; ≈ $51,420–$52,380 delivered with premium and haul');
+  });
+
   it('an inactive account gets nothing', async () => {
     const user = await registerUser(app);
     await createAlert(user, { equipment_type: 'Excavators' });

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  criteriaText,
+  deliveredSentence,
+  deliveredSms,
+  emailFooter,
   gsmText,
+  smsCriteriaText,
   cleanText,
   dealScoreText,
   priceRangeText,
@@ -14,6 +19,7 @@ import {
   type MessageAlert,
   type MessageListing,
 } from '../../services/alerts/alert-messages.js';
+import { renderWatchEmail } from '../../services/watchlist/watch-messages.js';
 import { signUnsubscribeToken, unsubscribeKey, unsubscribeUrl, verifyUnsubscribeToken } from '../../services/alerts/unsubscribe-tokens.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
@@ -147,6 +153,70 @@ describe('message texts', () => {
     expect(long).toContain('…and 40 more: http://a/alerts');
     expect(long).toContain('20. Lot');
     expect(long).not.toContain('21. Lot');
+  });
+});
+
+describe('distance and price delivered in alert messages (issue 30)', () => {
+  // 100 miles from 50309; a stated 10% premium on $45,000; a lowboy's $800–2,500
+  const delivered = { zip: '50309', distanceMiles: 100.2, precision: 'city' as const, premium: 4500, haulLow: 800, haulHigh: 2500, totalLow: 50_300, totalHigh: 52_000 };
+  const near: MessageListing = { ...listing, buyersPremiumPct: 10, delivered };
+  const nearAlert: MessageAlert = { ...alert, state: null, minDealScore: null, keywords: null, nearZip: '50309', radiusMiles: 150, worthTheTrip: true };
+
+  it('one sentence: how far, and the delivered range with what it counts', () => {
+    expect(deliveredSentence(delivered)).toBe('about 100 mi away; ≈ $50,300–$52,000 delivered with premium and haul');
+    expect(deliveredSentence({ ...delivered, premium: null, totalLow: 45_800, totalHigh: 47_500 })).toBe("about 100 mi away; ≈ $45,800–$47,500 delivered with haul; no buyer's premium stated");
+    expect(deliveredSentence({ ...delivered, totalLow: null, totalHigh: null })).toBe('about 100 mi away; haul ≈ $800–$2,500');
+    expect(deliveredSentence({ ...delivered, distanceMiles: 1234.4, precision: 'state' })).toBe('~1,234 mi away (state only); ≈ $50,300–$52,000 delivered with premium and haul');
+    expect(deliveredSms(delivered)).toBe('100 mi, $50.3-52k delivered');
+    expect(deliveredSms({ ...delivered, precision: 'state', totalLow: null, totalHigh: null })).toBe('100 mi (state), haul $800-$2.5k');
+  });
+
+  it('the criteria say "worth the trip" and the radius, in full and in short', () => {
+    expect(criteriaText(nearAlert)).toBe('Excavators · Below $50,000 · within 150 mi of 50309 · any condition · good deals or better · worth the trip to 50309');
+    expect(smsCriteriaText(nearAlert)).toBe('Excavators, to $50k, good+, <150mi, worth trip');
+    expect(criteriaText({ ...nearAlert, worthTheTrip: false })).not.toContain('worth');
+  });
+
+  it('the e-mail shows distance, haul and total; the digest one sentence a lot; without a ZIP code nothing of it', () => {
+    const email = renderMatchEmail({ alert: nearAlert, listing: near, event: 'match', appUrl: 'http://a', unsubscribeUrl: 'http://a/u', now }).text;
+    expect(email).toContain('Distance: about 100 mi from 50309\nHaul (estimate): $800 - $2,500\nDelivered (estimate): $50,300 - $52,000 incl. $4,500 buyer\'s premium');
+    const digest = renderDigestEmail({ alert: nearAlert, items: [{ event: 'match', listing: near }], day: '2026-11-21', appUrl: 'http://a', unsubscribeUrl: 'http://a/u', now });
+    expect(digest.text).toContain('   Delivered to 50309: about 100 mi away; ≈ $50,300–$52,000 delivered with premium and haul\n');
+    expect(digest.html).toContain('<th align="left">Delivered to 50309</th><td>about 100 mi away; ≈ $50,300–$52,000 delivered with premium and haul</td>');
+    const plain = renderDigestEmail({ alert, items: [{ event: 'match', listing }], day: '2026-11-21', appUrl: 'http://a', unsubscribeUrl: 'http://a/u', now }).text;
+    expect(plain).not.toMatch(/delivered|Distance/i);
+  });
+
+  it('SMS: the distance and price delivered within one GSM-7 segment; the title keeps its start', () => {
+    const sms = renderMatchSms({ alert: nearAlert, listing: near, event: 'match', appUrl: 'https://dealradar.example', now });
+    expect(sms).toBe('Deal Radar: CAT 320D Excav... $45,000, 88 Excellent, 20% under, 2d 5h left, 100 mi, $50.3-52k delivered. Why: Excavators, to... https://dealradar.example/d/9ix');
+    expect(sms.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
+    for (let i = 0; i < 100; i++) {
+      const title = `${randomBytes(1 + (i % 90)).toString('base64')} “Mini” – 36″`;
+      const d = { ...delivered, distanceMiles: 3 + i * 31.7, precision: i % 3 === 0 ? ('state' as const) : ('zip' as const), totalLow: 1_000_000 + i, totalHigh: 2_250_000 + i };
+      const long = renderMatchSms({ alert: { ...nearAlert, keywords: 'x'.repeat(200) }, listing: { ...near, title, id: 2_000_000_000, delivered: d }, event: 'price_drop', appUrl: 'https://dealradar.example', now });
+      expect(long.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
+      expect([...long].every((c) => gsmText(c) === c)).toBe(true);
+      expect(long).toContain(`, ${deliveredSms(d)}. Why: Exc`);
+      expect(long.endsWith(' https://dealradar.example/d/x2qxvk')).toBe(true);
+    }
+    const digestSms = renderDigestSms({ alert: nearAlert, items: [{ event: 'match', listing: near }], appUrl: 'https://dealradar.example' });
+    expect(digestSms).toBe('Deal Radar: 1 new Excavators match today. Top: CAT 320D Excavator $45,000 (100 mi, $50.3-52k delivered) https://dealradar.example/alerts');
+  });
+
+  it('alert and watch e-mails end with the same footer: why, and the one link that stops them', () => {
+    const footer = emailFooter('You get this e-mail because of your Deal Radar alert for Excavators.', { label: 'Turn this alert off', url: 'http://a/u?t=<x>' });
+    expect(footer.text).toEqual(['You get this e-mail because of your Deal Radar alert for Excavators.', 'Turn this alert off: http://a/u?t=<x>']);
+    expect(footer.html).toBe('<p style="color:#666;font-size:12px">You get this e-mail because of your Deal Radar alert for Excavators. <a href="http://a/u?t=&lt;x&gt;">Turn this alert off</a></p>');
+    const email = renderMatchEmail({ alert, listing, event: 'match', appUrl: 'http://a', unsubscribeUrl: 'http://a/u?t=<x>', now });
+    expect(email.text.endsWith(footer.text.join('\n'))).toBe(true);
+    expect(email.html).toContain(footer.html);
+    const watch = renderWatchEmail({
+      kind: 'reminder', watchId: 1, maxPrice: null, appUrl: 'http://a', now, unsubscribeUrl: 'http://a/w',
+      listing: { id: 1, slug: 's', title: 'T', status: 'open', priceUsd: 1, dealScore: null, fairValue: null, auctionEndAt: null, finalPrice: null },
+    });
+    expect(watch.text.endsWith('You get this e-mail because you watch this lot on Deal Radar.\nStop messages for this lot: http://a/w')).toBe(true);
+    expect(watch.html).toContain('<a href="http://a/w">Stop messages for this lot</a></p>\n</body></html>');
   });
 });
 

@@ -270,12 +270,10 @@ export function matchStatement(changes: ChangedListing[], now: Date, classes: Re
 }
 
 /** Everything a message about one notification needs. */
-export type DeliveryRow = {
-  notificationId: number;
-  event: NotificationEvent;
-  channel: DeliveryMethod;
+/** Who an alert message goes to and what the alert asks, as the messages state it (instant and digest alike). */
+type AlertMessageColumns = {
   alertId: number;
-  alertActive: boolean;
+  channel: DeliveryMethod;
   userId: number;
   email: string;
   phone: string;
@@ -288,6 +286,18 @@ export type DeliveryRow = {
   minDealScore: number | null;
   includeUnscored: boolean;
   keywords: string | null;
+  /** Where the buyer is (issue 30): messages then carry the distance and the price delivered. */
+  nearZip: string | null;
+  nearLat: number | null;
+  nearLon: number | null;
+  radiusMiles: number | null;
+  worthTheTrip: boolean;
+};
+
+export type DeliveryRow = AlertMessageColumns & {
+  notificationId: number;
+  event: NotificationEvent;
+  alertActive: boolean;
   listingId: number;
   slug: string;
   title: string;
@@ -299,10 +309,6 @@ export type DeliveryRow = {
   auctionEndAt: Date | null;
   city: string | null;
   state: string | null;
-  nearZip: string | null;
-  nearLat: number | null;
-  nearLon: number | null;
-  radiusMiles: number | null;
   lat: number | null;
   lon: number | null;
   geoPrecision: string | null;
@@ -318,7 +324,7 @@ const deliveryColumns = sql`
   a.include_unscored AS "includeUnscored", a.keywords,
   l.id AS "listingId", l.slug, l.title, l.price_usd::float8 AS "priceUsd", l.deal_score AS "dealScore",
   l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh", l.auction_end_at AS "auctionEndAt", l.city, l.state,
-  a.near_zip AS "nearZip", a.near_lat AS "nearLat", a.near_lon AS "nearLon", a.radius_miles AS "radiusMiles",
+  a.near_zip AS "nearZip", a.near_lat AS "nearLat", a.near_lon AS "nearLon", a.radius_miles AS "radiusMiles", a.worth_the_trip AS "worthTheTrip",
   l.lat, l.lon, l.geo_precision AS "geoPrecision", l.buyers_premium_pct::float8 AS "buyersPremiumPct", l.category_id AS "listingCategoryId"`;
 
 /**
@@ -510,6 +516,9 @@ export type NotificationListRow = {
   minDealScore: number | null;
   includeUnscored: boolean;
   keywords: string | null;
+  nearZip: string | null;
+  radiusMiles: number | null;
+  worthTheTrip: boolean;
   fairValue: number | null;
   valueLow: number | null;
   valueHigh: number | null;
@@ -534,6 +543,7 @@ export async function listUserNotifications(db: DbOrTx, userId: number, opts: { 
     SELECT n.id, n.alert_id AS "alertId", a.category_id AS "categoryId", a.frequency AS "alertFrequency",
            a.price_min AS "priceMin", a.price_max AS "priceMax", a.state AS "alertState", a.condition AS "alertCondition",
            a.deal_level AS "dealLevel", a.min_deal_score AS "minDealScore", a.include_unscored AS "includeUnscored", a.keywords,
+           a.near_zip AS "nearZip", a.radius_miles AS "radiusMiles", a.worth_the_trip AS "worthTheTrip",
            l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
            l.auction_end_at AS "auctionEndAt", n.event, n.channel, n.frequency, n.status, n.error,
            n.price_usd::float8 AS "priceUsd", n.deal_score AS "dealScore", n.created_at AS "createdAt", n.sent_at AS "sentAt",
@@ -588,24 +598,10 @@ export async function gatherDigests(db: DbOrTx, day: string, cutoff: Date): Prom
   });
 }
 
-export type DigestDelivery = {
+export type DigestDelivery = AlertMessageColumns & {
   digestId: number;
   day: string;
   messageKey: string;
-  alertId: number;
-  channel: DeliveryMethod;
-  userId: number;
-  email: string;
-  phone: string;
-  categoryId: number;
-  priceMin: number | null;
-  priceMax: number | null;
-  alertState: string | null;
-  alertCondition: Condition | null;
-  dealLevel: AlertDealLevel;
-  minDealScore: number | null;
-  includeUnscored: boolean;
-  keywords: string | null;
   items: Array<{
     event: NotificationEvent;
     listingId: number;
@@ -620,6 +616,10 @@ export type DigestDelivery = {
     auctionEndAt: string | null;
     city: string | null;
     state: string | null;
+    lat: number | null;
+    lon: number | null;
+    geoPrecision: string | null;
+    listingCategoryId: number;
   }>;
 };
 
@@ -630,11 +630,13 @@ export async function pendingDigestDeliveries(db: DbOrTx, day: string): Promise<
            a.user_id AS "userId", u.email, u.phone, a.category_id AS "categoryId", a.price_min AS "priceMin", a.price_max AS "priceMax",
            a.state AS "alertState", a.condition AS "alertCondition", a.deal_level AS "dealLevel", a.min_deal_score AS "minDealScore",
            a.include_unscored AS "includeUnscored", a.keywords,
+           a.near_zip AS "nearZip", a.near_lat AS "nearLat", a.near_lon AS "nearLon", a.radius_miles AS "radiusMiles", a.worth_the_trip AS "worthTheTrip",
            (SELECT coalesce(jsonb_agg(jsonb_build_object(
                      'event', n.event, 'listingId', l.id, 'slug', l.slug, 'title', l.title,
                      'priceUsd', l.price_usd::float8, 'dealScore', l.deal_score, 'fairValue', l.fair_value::float8,
                      'valueLow', l.value_low::float8, 'valueHigh', l.value_high::float8, 'buyersPremiumPct', l.buyers_premium_pct::float8,
-                     'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state)
+                     'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state,
+                     'lat', l.lat, 'lon', l.lon, 'geoPrecision', l.geo_precision, 'listingCategoryId', l.category_id)
                    ORDER BY l.deal_score DESC NULLS LAST, n.id), '[]'::jsonb)
             FROM alert_notifications n JOIN listings l ON l.id = n.listing_id
             WHERE n.alert_id = d.alert_id AND n.digest_id = d.id) AS items

@@ -36,17 +36,18 @@ export function deliveryText(method: string): string {
  * Where the alert measures from, in words for its row: "within 150 mi of 50309"; a ZIP without a
  * radius filters nothing (its e-mails show the price delivered there); null when it has no ZIP.
  */
-export function nearText(alert: { near_zip?: string | null; radius_miles?: number | null }): string | null {
+export function nearText(alert: { near_zip?: string | null; radius_miles?: number | null; worth_the_trip?: boolean }): string | null {
   if (!alert.near_zip) return null;
-  if (alert.radius_miles === null || alert.radius_miles === undefined) return `any distance from ${alert.near_zip}`;
-  return `within ${alert.radius_miles.toLocaleString('en-US')} mi of ${alert.near_zip}`;
+  const trip = alert.worth_the_trip ? ', worth the trip' : '';
+  if (alert.radius_miles === null || alert.radius_miles === undefined) return `${alert.worth_the_trip ? 'from' : 'any distance from'} ${alert.near_zip}${trip}`;
+  return `within ${alert.radius_miles.toLocaleString('en-US')} mi of ${alert.near_zip}${trip}`;
 }
 
 /**
  * The row's Location cell: the state (or 'Any'), and the distance below it. A radius without a
  * state is not "Any" location, so then the distance is the cell's only line.
  */
-export function alertLocationLines(alert: { state: string | null; near_zip?: string | null; radius_miles?: number | null }): { main: string; detail: string | null } {
+export function alertLocationLines(alert: { state: string | null; near_zip?: string | null; radius_miles?: number | null; worth_the_trip?: boolean }): { main: string; detail: string | null } {
   const near = nearText(alert);
   if (!alert.state && near && alert.radius_miles !== null && alert.radius_miles !== undefined) return { main: near, detail: null };
   return { main: locationText(alert.state), detail: near };
@@ -85,6 +86,7 @@ export const ALERT_FIELD_MESSAGES = {
   keywordsTooLong: 'Use at most 10 keywords of at most 40 characters each (200 characters in all).',
   nearZip: 'Enter a US ZIP code (5 digits).',
   radiusNeedsZip: 'Add a ZIP code to measure the distance from.',
+  worthTheTripNeedsZip: 'Add a ZIP code to estimate the haul from.',
 } as const;
 export const MAX_KEYWORDS = 10;
 export const MAX_KEYWORD_LENGTH = 40;

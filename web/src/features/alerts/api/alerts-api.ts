@@ -23,6 +23,8 @@ export type Alert = {
   /** The buyer's ZIP code (issue 30): with radius_miles only lots within it match. */
   near_zip: string | null;
   radius_miles: number | null;
+  /** Only lots whose discount under fair value exceeds the haul's high estimate from near_zip (issue 30). */
+  worth_the_trip?: boolean;
 };
 
 export type AlertInput = {
@@ -42,6 +44,8 @@ export type AlertInput = {
   near_zip?: string | null;
   /** With near_zip only: only lots within this many miles match. */
   radius_miles?: number | null;
+  /** With near_zip only: only deals whose discount exceeds the estimated haul from it. */
+  worth_the_trip?: boolean;
 };
 
 export type AlertNotification = {

@@ -26,6 +26,8 @@ type Values = {
   nearZip: string;
   /** Miles from nearZip, '' for any distance (the dashboard's choices). */
   radiusMiles: string;
+  /** Only deals whose discount exceeds the estimated haul from nearZip (needs it). */
+  worthTheTrip: boolean;
 };
 export const EMPTY_ALERT_FORM: Values = {
   equipmentType: '',
@@ -40,6 +42,7 @@ export const EMPTY_ALERT_FORM: Values = {
   keywords: '',
   nearZip: '',
   radiusMiles: '',
+  worthTheTrip: false,
 };
 
 type FormErrors = Partial<Record<'equipmentType' | 'minDealScore' | 'keywords' | 'nearZip' | 'radiusMiles', string>>;
@@ -77,6 +80,7 @@ export function alertPayload(values: Values, premium = false): AlertInput {
   if (zip) {
     payload.near_zip = zip;
     if (values.radiusMiles) payload.radius_miles = Number(values.radiusMiles);
+    if (values.worthTheTrip) payload.worth_the_trip = true;
   }
   if (premium) {
     const minDealScore = parseMinDealScore(values.minDealScore);
@@ -122,8 +126,11 @@ export function AlertForm({
   const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<FormErrors>({});
   const [busy, setBusy] = useState(false);
-  const set = (key: Exclude<keyof Values, 'includeUnscored'>) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const set = (key: Exclude<keyof Values, 'includeUnscored' | 'worthTheTrip'>) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
   const unscoredId = useId();
+  const tripId = useId();
+  // The haul is estimated from the ZIP code: without one the option is off (and not sent).
+  const hasZip = zipOrEmpty(values.nearZip) !== '';
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -242,6 +249,25 @@ export function AlertForm({
               onChange={(e) => setValues((v) => ({ ...v, includeUnscored: e.target.checked }))}
             />
             <Label htmlFor={unscoredId}>Include listings without a score (they cannot be valued, so they may not be deals)</Label>
+          </div>
+          <div className="flex items-start gap-2">
+            <input
+              id={tripId}
+              type="checkbox"
+              className="mt-1 h-4 w-4"
+              disabled={!hasZip}
+              checked={hasZip && values.worthTheTrip}
+              onChange={(e) => setValues((v) => ({ ...v, worthTheTrip: e.target.checked }))}
+              aria-describedby={`${tripId}-hint`}
+            />
+            <div>
+              <Label htmlFor={tripId}>Only deals worth the trip</Label>
+              <p id={`${tripId}-hint`} className="text-sm text-slate-700">
+                {hasZip
+                  ? 'Keeps a lot only when its discount under fair value is more than the estimated haul to your ZIP code.'
+                  : 'Enter a ZIP code to estimate the haul from.'}
+              </p>
+            </div>
           </div>
           <p className="text-sm text-slate-700">At most 5 instant e-mails (3 SMS) per alert a day; further deals come in the next daily digest.</p>
           <div className="flex flex-wrap gap-2">

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TEST_USER, installFakeApi, renderApp, setupDom, signIn, type FakeRequest, type FakeResponse } from '../../../testing/render-app.js';
 import { alertFormErrors, alertPayload, EMPTY_ALERT_FORM } from './alert-form.js';
+import { nearText } from '../alert-options.js';
 
 setupDom();
 
@@ -347,6 +348,36 @@ describe('alerts page', () => {
     expect(within(row).getByText('within 150 mi of 50309')).toBeTruthy();
     const cranes = screen.getByRole('rowheader', { name: 'Cranes' }).closest('tr')!;
     expect(within(cranes).queryByText(/ mi of /)).toBeNull();
+  });
+
+  it('worth the trip: enabled only with a ZIP, sent with it, and the row says so', async () => {
+    signIn();
+    const calls = alertsApi([]);
+    renderApp('/alerts');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Alert' }));
+    const trip = screen.getByLabelText('Only deals worth the trip') as HTMLInputElement;
+    expect(trip.disabled).toBe(true);
+    expect(screen.getByText('Enter a ZIP code to estimate the haul from.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Equipment Type'), { target: { value: 'Excavators' } });
+    fireEvent.change(screen.getByLabelText(/^Near ZIP/), { target: { value: '50309' } });
+    expect(trip.disabled).toBe(false);
+    fireEvent.click(trip);
+    expect(trip.checked).toBe(true);
+    fireEvent.change(screen.getByLabelText('Within'), { target: { value: '300' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Alert' }));
+    expect(await screen.findByText('Alert Created')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ near_zip: '50309', radius_miles: 300, worth_the_trip: true });
+    const row = (await screen.findByRole('rowheader', { name: 'Excavators' })).closest('tr')!;
+    expect(within(row).getByText('within 300 mi of 50309, worth the trip')).toBeTruthy();
+  });
+
+  it('alertPayload: worth the trip only with a ZIP; the list words it', () => {
+    const base = { ...EMPTY_ALERT_FORM, equipmentType: 'Cranes', worthTheTrip: true };
+    expect(alertPayload(base)).not.toHaveProperty('worth_the_trip');
+    expect(alertPayload({ ...base, nearZip: '50309' })).toMatchObject({ near_zip: '50309', worth_the_trip: true });
+    expect(alertPayload({ ...base, nearZip: '50309', worthTheTrip: false })).not.toHaveProperty('worth_the_trip');
+    expect(nearText({ near_zip: '50309', radius_miles: null, worth_the_trip: true })).toBe('from 50309, worth the trip');
+    expect(nearText({ near_zip: '50309', radius_miles: 150, worth_the_trip: false })).toBe('within 150 mi of 50309');
   });
 
   it('alertPayload / alertFormErrors: ZIP and radius', () => {
