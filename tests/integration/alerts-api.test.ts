@@ -104,6 +104,12 @@ describe('alerts API', () => {
     expect((await call(user, 'GET', '/api/alerts/')).json().data.items[0]).toMatchObject({ near_zip: '50309', worth_the_trip: true });
     const off = await call(user, 'PATCH', `/api/alerts/${id}/`, { near_zip: null, radius_miles: null, worth_the_trip: false });
     expect(off.json().data).toMatchObject({ near_zip: null, radius_miles: null, worth_the_trip: false });
+
+    // The OpenAPI document states the field, in the body and in the answer.
+    const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const post = doc.paths['/api/alerts/'].post;
+    expect(post.requestBody.content['application/json'].schema.properties.worth_the_trip.description).toMatch(/haul/);
+    expect(post.responses['201'].content['application/json'].schema.properties.data.properties.worth_the_trip.type).toBe('boolean');
   });
 
   it("never shows or changes another user's alert", async () => {
