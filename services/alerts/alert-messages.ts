@@ -375,8 +375,9 @@ export function renderMatchSms(input: { alert: MessageAlert; listing: MessageLis
   const { listing } = input;
   const head = input.event === 'price_drop' ? 'Price drop' : input.event === 'level_up' ? 'Better deal' : 'Deal Radar';
   const fullClaim = dealClaimShort({ priceUsd: listing.priceUsd, buyersPremiumPct: listing.buyersPremiumPct, fairValue: listing.fairValue, dealScore: listing.dealScore });
-  // Beside the price delivered, how far under similar sales without how sure: room for the title and the why.
-  const claim = listing.delivered && fullClaim ? fullClaim.split(', ')[0]! : fullClaim;
+  // How far under and how sure stay even beside the price delivered (the claim is what the buyer
+  // acts on): the title and the criteria's end give way first.
+  const claim = fullClaim;
   const facts = [
     listing.priceUsd === null ? null : formatUsd(listing.priceUsd),
     listing.dealScore === null ? null : `${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,

@@ -187,9 +187,9 @@ describe('distance and price delivered in alert messages (issue 30)', () => {
     expect(plain).not.toMatch(/delivered|Distance/i);
   });
 
-  it('SMS: the distance and price delivered within one GSM-7 segment; the title keeps its start', () => {
+  it('SMS: the distance and price delivered within one GSM-7 segment beside how far under and how sure; the title keeps its start', () => {
     const sms = renderMatchSms({ alert: nearAlert, listing: near, event: 'match', appUrl: 'https://dealradar.example', now });
-    expect(sms).toBe('Deal Radar: CAT 320D Excav... $45,000, 88 Excellent, 20% under, 2d 5h left, 100 mi, $50.3-52k delivered. Why: Excavators, to... https://dealradar.example/d/9ix');
+    expect(sms).toBe('Deal Radar: CAT 320D Exca... $45,000, 88 Excellent, 20% under, 99% sure, 2d 5h left, 100 mi, $50.3-52k delivered. Why: Excav... https://dealradar.example/d/9ix');
     expect(sms.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
     for (let i = 0; i < 100; i++) {
       const title = `${randomBytes(1 + (i % 90)).toString('base64')} “Mini” – 36″`;
