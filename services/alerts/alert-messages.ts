@@ -372,12 +372,21 @@ export function smsCriteriaText(alert: MessageAlert): string {
  * first; only if the rest alone is too long is the end of the criteria cut.
  */
 export function renderMatchSms(input: { alert: MessageAlert; listing: MessageListing; event: NotificationEvent; appUrl: string; now: Date }): string {
+  // How far under and how sure stay even beside the price delivered (the claim is what the buyer
+  // acts on): the title and the criteria's end give way first. Only when the criteria would be cut
+  // to almost nothing does the claim drop its "how sure".
+  const full = matchSms(input, false);
+  return input.listing.delivered && full.whyKept < SMS_WHY_KEEP ? matchSms(input, true).text : full.text;
+}
+
+/** The criteria characters ("Why: Excav") an SMS keeps before its claim gives up "how sure". */
+const SMS_WHY_KEEP = 10;
+
+function matchSms(input: { alert: MessageAlert; listing: MessageListing; event: NotificationEvent; appUrl: string; now: Date }, shortClaim: boolean): { text: string; whyKept: number } {
   const { listing } = input;
   const head = input.event === 'price_drop' ? 'Price drop' : input.event === 'level_up' ? 'Better deal' : 'Deal Radar';
   const fullClaim = dealClaimShort({ priceUsd: listing.priceUsd, buyersPremiumPct: listing.buyersPremiumPct, fairValue: listing.fairValue, dealScore: listing.dealScore });
-  // How far under and how sure stay even beside the price delivered (the claim is what the buyer
-  // acts on): the title and the criteria's end give way first.
-  const claim = fullClaim;
+  const claim = shortClaim && fullClaim ? fullClaim.split(', ')[0]! : fullClaim;
   const facts = [
     listing.priceUsd === null ? null : formatUsd(listing.priceUsd),
     listing.dealScore === null ? null : `${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,
@@ -405,7 +414,7 @@ export function renderMatchSms(input: { alert: MessageAlert; listing: MessageLis
   const reserve = listing.delivered ? Math.min(SMS_TITLE_KEEP, gsmText(title).length) : 0;
   const over = body('x'.repeat(reserve)).length - SMS_MAX_LENGTH;
   if (over > 0) why = `${why.slice(0, Math.max(0, why.length - over - 3)).trimEnd()}...`;
-  return fitSms(title, body);
+  return { text: fitSms(title, body), whyKept: why.endsWith('...') ? why.length - 3 : why.length };
 }
 
 /** The characters of a title an SMS with a delivered estimate keeps ('CAT 320D Exca...'). */
