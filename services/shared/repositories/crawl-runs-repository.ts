@@ -39,21 +39,26 @@ export async function listRecentRuns(db: DbOrTx, sourceId: number, limit = 20): 
   return db.select().from(crawlRuns).where(eq(crawlRuns.sourceId, sourceId)).orderBy(desc(crawlRuns.id)).limit(limit);
 }
 
-/** Registers steps (idempotent); returns the keys that were new. */
+/**
+ * Registers steps (idempotent); returns the keys that were new. The rows and the run's count in
+ * one transaction: a process killed in between would leave steps the count does not know of.
+ */
 export async function addSteps(db: DbOrTx, runId: number, stepKeys: string[]): Promise<string[]> {
   if (stepKeys.length === 0) return [];
-  const inserted = await db
-    .insert(crawlRunSteps)
-    .values([...new Set(stepKeys)].map((stepKey) => ({ runId, stepKey })))
-    .onConflictDoNothing()
-    .returning({ stepKey: crawlRunSteps.stepKey });
-  if (inserted.length > 0) {
-    await db
-      .update(crawlRuns)
-      .set({ pendingSteps: sql`${crawlRuns.pendingSteps} + ${inserted.length}`, stepsTotal: sql`${crawlRuns.stepsTotal} + ${inserted.length}` })
-      .where(eq(crawlRuns.id, runId));
-  }
-  return inserted.map((r) => r.stepKey);
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(crawlRunSteps)
+      .values([...new Set(stepKeys)].map((stepKey) => ({ runId, stepKey })))
+      .onConflictDoNothing()
+      .returning({ stepKey: crawlRunSteps.stepKey });
+    if (inserted.length > 0) {
+      await tx
+        .update(crawlRuns)
+        .set({ pendingSteps: sql`${crawlRuns.pendingSteps} + ${inserted.length}`, stepsTotal: sql`${crawlRuns.stepsTotal} + ${inserted.length}` })
+        .where(eq(crawlRuns.id, runId));
+    }
+    return inserted.map((r) => r.stepKey);
+  });
 }
 
 /**
@@ -87,6 +92,11 @@ export async function markRunBlocked(db: DbOrTx, runId: number): Promise<void> {
 /**
  * Moves a step out of `pending` (once), adds its stats, and, when it was the run's last step,
  * finishes the run with its outcome. Returns the finished run, if this call finished it.
+ *
+ * The last step's move and the run's close commit together: a process killed between them left
+ * the run `running` with nothing pending, for ever (the step's rerun found it moved already).
+ * A rerun of a step already moved also closes a run with no step pending any more, which
+ * mends a run left so before.
  */
 export async function finishStep(
   db: Db,
@@ -95,22 +105,27 @@ export async function finishStep(
   state: 'done' | 'skipped' | 'failed',
   stats: RunStats = {},
 ): Promise<CrawlRun | undefined> {
-  // One statement: the stats of a step count once, with its move out of pending.
-  const [row] = await db.execute<{ pending_steps: number }>(sql`
-    WITH moved AS (
-      UPDATE crawl_run_steps SET state = ${state}
-       WHERE run_id = ${runId} AND step_key = ${stepKey} AND state = 'pending' RETURNING 1)
-    UPDATE crawl_runs
-       SET pending_steps = pending_steps - 1,
-           pages = pages + ${stats.pages ?? 0},
-           lots_new = lots_new + ${stats.lotsNew ?? 0},
-           lots_updated = lots_updated + ${stats.lotsUpdated ?? 0},
-           lots_unchanged = lots_unchanged + ${stats.lotsUnchanged ?? 0},
-           errors = errors + ${stats.errors ?? 0}
-     WHERE id = ${runId} AND state = 'running' AND EXISTS (SELECT 1 FROM moved)
- RETURNING pending_steps`);
-  if (!row || row.pending_steps > 0) return undefined;
-  return closeRun(db, runId);
+  return db.transaction(async (tx) => {
+    // One statement: the stats of a step count once, with its move out of pending.
+    const [row] = await tx.execute<{ pending_steps: number }>(sql`
+      WITH moved AS (
+        UPDATE crawl_run_steps SET state = ${state}
+         WHERE run_id = ${runId} AND step_key = ${stepKey} AND state = 'pending' RETURNING 1)
+      UPDATE crawl_runs
+         SET pending_steps = pending_steps - 1,
+             pages = pages + ${stats.pages ?? 0},
+             lots_new = lots_new + ${stats.lotsNew ?? 0},
+             lots_updated = lots_updated + ${stats.lotsUpdated ?? 0},
+             lots_unchanged = lots_unchanged + ${stats.lotsUnchanged ?? 0},
+             errors = errors + ${stats.errors ?? 0}
+       WHERE id = ${runId} AND state = 'running' AND EXISTS (SELECT 1 FROM moved)
+   RETURNING pending_steps`);
+    if (row) return row.pending_steps > 0 ? undefined : closeRun(tx, runId);
+    // This step was moved before (a rerun after a crash, a duplicate): close the run if it is
+    // still running with no step pending (closeRun leaves a finished run as it is).
+    if ((await countPendingSteps(tx, [runId])) > 0) return undefined;
+    return closeRun(tx, runId);
+  });
 }
 
 /**
