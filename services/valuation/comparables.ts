@@ -81,13 +81,17 @@ export function comparablesSupport(ranked: RankedComparable[]): number {
 /** A comparable's weight: 1 for the same model, year and hours, less the less alike its machine is. */
 const likenessWeight = (c: { machineDistance: number }) => Math.exp(-c.machineDistance / 2);
 
+/** How many comparables the listing has, each counted by its likeness (five of the same model, year and hours count 5). */
+export function comparablesWeight(ranked: { machineDistance: number }[]): number {
+  return ranked.reduce((sum, c) => sum + likenessWeight(c), 0);
+}
+
 /**
  * How alike the comparables are to the listing, 0–1: each counts for less the less alike its
  * machine is; five of the same model, year and hours give 0.92, one alone 0.39.
  */
 export function comparablesLikeness(ranked: { machineDistance: number }[]): number {
-  const effective = ranked.reduce((sum, c) => sum + likenessWeight(c), 0);
-  return 1 - Math.exp(-effective / 2);
+  return 1 - Math.exp(-comparablesWeight(ranked) / 2);
 }
 
 /**

@@ -3,7 +3,7 @@
  * the model, comparables from sales history, confidence from both, then the deal score. Pure:
  * the scorer worker does the reading and writing.
  */
-import { comparablesLikeness, comparablesLogValue, comparablesSupport, selectComparables, type ComparableCandidate, type RankedComparable } from './comparables.js';
+import { comparablesLogValue, comparablesSupport, comparablesWeight, selectComparables, type ComparableCandidate, type RankedComparable } from './comparables.js';
 import { dealScore } from './deal-score.js';
 import type { FairValueModel, Valuation } from './fair-value-model.js';
 import type { ValuationInput } from './features.js';
@@ -149,13 +149,23 @@ function prepare(listing: ListingToScore, model: FairValueModel, candidates: Com
 }
 
 /**
- * The share of the fair value its comparables carry, × their likeness (comparables.ts): the rest is
- * the model's. For a site whose own sales the model has measured, half: on later Fast Iron sales
- * this was the most accurate share (RMSLE 0.2654 trees alone, 0.2614 at half, 0.2636 at 0.7,
- * 0.2679 at 0.9; docs/deal-score.md). For a site it has not, the model's errors there are unknown and
- * its trees learned the site from few lots: the comparables carry all their likeness.
+ * How much one comparable (of the same model, year and hours; less the less alike) counts against
+ * the model's own estimate when the two are averaged. For a site whose own later sales the model
+ * has been measured on (Fast Iron, West Auctions), a sixth: on later Fast Iron sales that was the
+ * most accurate weight (RMSLE of the scorer's valuation 0.2654 with the trees alone, 0.2651 at ½,
+ * 0.2617 at ¼, 0.2610 at ⅙; docs/deal-score.md). For a site it has not, ten times: its errors there
+ * are unknown and its trees learned the site from few lots, so the comparables carry the value.
  */
-export const COMPARABLES_SHARE = { measuredSite: 0.5, otherSite: 1 } as const;
+export const COMPARABLE_WEIGHT = { measuredSite: 1 / 6, otherSite: 10 } as const;
+
+/**
+ * The share of the fair value its comparables carry: their likeness-weighted count against the
+ * model's one estimate, each comparable counting `weight` (the inverse-variance average of the two).
+ */
+export function comparablesShare(ranked: { machineDistance: number }[], weight: number): number {
+  const count = comparablesWeight(ranked) * weight;
+  return count / (count + 1);
+}
 
 /**
  * The valuation resting on its comparables: its log value moved `share` of the way to what the
@@ -178,7 +188,7 @@ function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedCo
   const comparablesLog = comparablesLogValue(
     ranked.map((c, i) => ({ today: today[i]!, machineDistance: c.machineDistance, ageRatio: model.ageRatio(listing.categoryId, listing.year, c.year, asOf) })),
   );
-  const share = (treeValuation.ownMarket ? COMPARABLES_SHARE.measuredSite : COMPARABLES_SHARE.otherSite) * comparablesLikeness(ranked);
+  const share = comparablesShare(ranked, treeValuation.ownMarket ? COMPARABLE_WEIGHT.measuredSite : COMPARABLE_WEIGHT.otherSite);
   const valuation = restOnComparables(treeValuation, comparablesLog, share);
   const confidence = round2(support * rangeFactor(valuation.low, valuation.high));
   const base: Omit<ListingScore, 'reason' | 'dealScore' | 'reasonText'> = {

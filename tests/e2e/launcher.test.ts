@@ -230,6 +230,15 @@ describe('launcher on the embedded default', () => {
     // (with 40 lots no excavator is alone in its state: the alert then names no location)
     expect(run.output()).toMatch(/Try an alert: +Alerts → Add Alert: Excavators(, Location [A-Z][a-z ]+)?, e-mail, instant/);
     expect(run.output()).toMatch(/_control\/publish .*"lot_id":"DR-\d+","price":\d+,"hours_left":12/);
+    // published as printed, the bargain states its end on the real clock: 12 demo hours at ×60 are
+    // 12 real minutes, so the scorer sees it minutes from its close (an Excellent Deal), not a day
+    expect(run.output()).toContain('closing in 12 demo hours: 12 minutes from now');
+    const body = /-d '(\{"lot_id":"DR-\d+","price":\d+,"hours_left":12\})'/.exec(run.output())![1]!;
+    const published = await fetch(`${site![1]}/_control/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(published.status).toBe(201);
+    const left = Date.parse(((await published.json()) as { ends_at: string }).ends_at) - Date.now();
+    expect(left).toBeGreaterThan(11 * 60_000);
+    expect(left).toBeLessThanOrEqual(12 * 60_000 + 1000);
     await expectStoppedCleanly(run, await stop(run, 'SIGTERM', 'process'));
     await expect(fetch(`${site![1]}/auctions`)).rejects.toThrow();
   }, 180_000);

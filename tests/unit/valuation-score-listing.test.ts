@@ -3,8 +3,8 @@ import type { ComparableCandidate } from '../../services/valuation/comparables.j
 import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
-import { evidenceDate, restOnComparables, scoreListing, scoreListings, type ListingToScore } from '../../services/valuation/score-listing.js';
-import { comparablesLikeness, comparablesLogValue } from '../../services/valuation/comparables.js';
+import { COMPARABLE_WEIGHT, comparablesShare, evidenceDate, restOnComparables, scoreListing, scoreListings, type ListingToScore } from '../../services/valuation/score-listing.js';
+import { comparablesLikeness, comparablesLogValue, comparablesWeight } from '../../services/valuation/comparables.js';
 import { ageingFactor } from '../../services/valuation/price-index.js';
 
 // Synthetic history: two wheel-loader models whose price falls with age and hours.
@@ -168,6 +168,13 @@ describe('one story: the fair value rests on the comparables it shows', () => {
     expect(comparablesLikeness([])).toBe(0);
     expect(comparablesLikeness(Array.from({ length: 5 }, () => ({ machineDistance: 0 })))).toBeCloseTo(1 - Math.exp(-2.5), 9);
     expect(comparablesLikeness([{ machineDistance: 0 }])).toBeCloseTo(1 - Math.exp(-0.5), 9);
+    expect(comparablesWeight([{ machineDistance: 0 }, { machineDistance: 2 }])).toBeCloseTo(1 + Math.exp(-1), 9);
+    // the share: comparables counted by likeness against the model's one estimate
+    expect(comparablesShare([], COMPARABLE_WEIGHT.measuredSite)).toBe(0);
+    const five = Array.from({ length: 5 }, () => ({ machineDistance: 0 }));
+    expect(comparablesShare(five, COMPARABLE_WEIGHT.measuredSite)).toBeCloseTo(5 / 11, 9);
+    expect(comparablesShare([{ machineDistance: 0 }], COMPARABLE_WEIGHT.otherSite)).toBeCloseTo(10 / 11, 9);
+    expect(comparablesShare(five, COMPARABLE_WEIGHT.otherSite)).toBeGreaterThan(comparablesShare(five, COMPARABLE_WEIGHT.measuredSite));
     expect(comparablesLogValue([])).toBeNull();
     // a close comparable outweighs a far one; a comparable of an older machine counts at the listing's age
     const value = comparablesLogValue([
