@@ -144,6 +144,12 @@ export type SerializedFairValueModel = {
      * around its median price (market-distribution.ts, baselineKnots).
      */
     typeKnots?: Record<string, number[]>;
+    /**
+     * Per source without held-out sales of its own (`source|category id`, and `source` for all its
+     * types pooled): its sold lots' spread around their type's median, the least width its borrowed
+     * distribution is given (market-distribution.ts, baselineKnots).
+     */
+    sourceFloor?: Record<string, number[]>;
   };
   /** Title words' mean log prices (title-words.ts). */
   titleWords?: TitleWords;
@@ -291,7 +297,7 @@ export class FairValueModel {
         low: Math.expm1(l + range.low),
         high: Math.expm1(l + range.high),
         support,
-        knots: marketKnots(this.data.ranges, range, own ? `${saleSource(input)}|${input.categoryId}` : undefined),
+        knots: marketKnots(this.data.ranges, range, saleSource(input), input.categoryId, own !== undefined),
         ownMarket: own !== undefined,
       };
     });
@@ -325,10 +331,18 @@ export class FairValueModel {
 
 const scaled = (knots: number[], scale: number | undefined) => (scale === undefined ? knots : knots.map((k) => k * scale));
 
-/** The deal score's distribution for a valuation: its type's own on its source, else its range's scaled by the type's spread. */
-function marketKnots(ranges: SerializedFairValueModel['ranges'], range: RangeQuantiles, sourceType: string | undefined): number[] {
-  const own = sourceType === undefined ? undefined : ranges.typeKnots?.[sourceType];
-  return own ?? scaled(range.knots ?? knotsFromRange(range.low, range.high), sourceType === undefined ? undefined : ranges.typeScale?.[sourceType]);
+/**
+ * The deal score's distribution for a valuation. On a source with its own held-out sales: its
+ * type's own there, else the source's scaled by the type's spread. On a source without (too few
+ * sales for a calibration window): the borrowed one, floored by that source's own lots' spread
+ * around their type's median when it has sold lots (`sourceFloor`).
+ */
+function marketKnots(ranges: SerializedFairValueModel['ranges'], range: RangeQuantiles, source: string, categoryId: number | null, ownMarket: boolean): number[] {
+  const key = `${source}|${categoryId}`;
+  const base = range.knots ?? knotsFromRange(range.low, range.high);
+  if (ownMarket) return ranges.typeKnots?.[key] ?? scaled(base, ranges.typeScale?.[key]);
+  const floor = ranges.sourceFloor?.[key] ?? ranges.sourceFloor?.[source];
+  return floor ? atLeastAsWide(base, floor) : base;
 }
 
 /** A type needs this many held-out sales of its source to get its own spread (typeScale). */
@@ -642,6 +656,18 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length, knots: own ?? undefined };
   };
   const rangesBySource = Object.fromEntries([...residualsBySource].filter(([, v]) => v.length >= MIN_SOURCE_HOLDOUT).map(([k, v]) => [k, sourceQuantiles(k, v)]));
+  // A source with sold lots but too few for its own calibration window borrows the support buckets'
+  // distribution, learned mostly on Fast Iron's dealer sales: on the training-period fold of
+  // Jan–Mar 2025 (129 West lots in training, none held out) it called 23% of West lots at their own
+  // price good or better. Floored by the source's own lots' spread around their type's median, as
+  // a source with a small window is (docs/valuation.md, "Deal flags").
+  const sourceFloor: Record<string, number[]> = {};
+  for (const [source, list] of bySource) {
+    if (source === 'fastiron' || rangesBySource[source]) continue;
+    const baseline = baselineKnots(list.map((r) => ({ type: String(r.categoryId), logPrice: Math.log1p(r.price) })));
+    for (const [type, knots] of Object.entries(baseline.byType)) sourceFloor[`${source}|${type}`] = knots;
+    if (baseline.pooled) sourceFloor[source] = baseline.pooled;
+  }
   // per type, how much wider or narrower its errors spread than its source's: Fast Iron's backhoe
   // loaders land within ±0.19 log of the value, its graders ±0.31 — one spread for both over-claims
   // graders and under-claims backhoes
@@ -673,7 +699,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
       targetEncoding: fitTe,
       gbdt: firstMembers[0]!.model.toJSON(),
       extraGbdts: firstMembers.slice(1).map((f) => f.model.toJSON()),
-      ranges: { overall, byBucket, bySource: rangesBySource, typeScale, typeKnots },
+      ranges: { overall, byBucket, bySource: rangesBySource, typeScale, typeKnots, sourceFloor },
       modelSupport: fitSupport,
       typeSales,
       priceIndex,
@@ -709,7 +735,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     targetEncoding,
     gbdt: finals[0]!.toJSON(),
     extraGbdts: finals.slice(1).map((m) => m.toJSON()),
-    ranges: { overall, byBucket, bySource: rangesBySource, typeScale, typeKnots },
+    ranges: { overall, byBucket, bySource: rangesBySource, typeScale, typeKnots, sourceFloor },
     modelSupport: countSupport(usable),
     typeSales,
     priceIndex,
