@@ -110,6 +110,7 @@ const minPrices = pickOf([5000, 20000, 50000, 100000]);
 /** Buyers' ZIP codes across the country (Des Moines, Dallas, Sacramento, Atlanta, Denver, Harrisburg, Fargo, Boise). */
 const nearZips = pickOf(['50309', '75201', '95814', '30303', '80202', '17101', '58102', '83702']);
 const maxPrices = pickOf([10000, 25000, 40000, 80000]);
+const maxDelivered = pickOf([15000, 40000, 80000]);
 
 const SHAPES: Shape[] = [
   { name: 'no filter (default sort)', path: () => `${L}?page=${firstPages()}`, explain: '' },
@@ -132,6 +133,10 @@ const SHAPES: Shape[] = [
   // request reads its 15 cards from PostgreSQL — the card cache's miss path under load.
   { name: 'near, radius 300 mi', path: () => `${L}?near=${nearZips()}&radius_miles=300&page=${firstPages()}`, explain: 'near=50309&radius_miles=300' },
   { name: 'near, sort distance', path: () => `${L}?near=${nearZips()}&sort_by=distance&page=${firstPages()}`, explain: 'near=50309&sort_by=distance' },
+  // The price delivered (issue 30): a haul per candidate, from its place and weight class.
+  { name: 'near, max delivered', path: () => `${L}?near=${nearZips()}&max_delivered=${maxDelivered()}&page=${firstPages()}`, explain: 'near=50309&max_delivered=40000' },
+  { name: 'near, worth the trip', path: () => `${L}?near=${nearZips()}&worth_the_trip=true&page=${firstPages()}`, explain: 'near=50309&worth_the_trip=true' },
+  { name: 'near, sort delivered', path: () => `${L}?near=${nearZips()}&sort_by=delivered&page=${firstPages()}`, explain: 'near=50309&sort_by=delivered' },
   { name: 'random page (cards not in memory)', path: () => `${L}?page=${1 + ((seq++ * 2654435761) >>> 0) % 60_000}`, explain: 'page=31337' },
   { name: 'detail', path: () => `/api/auctions/detail/${idRange.min + ((seq++ * 7919) % (idRange.max - idRange.min + 1))}/` },
   { name: 'health (framework ceiling)', path: () => '/api/health/' },

@@ -471,6 +471,34 @@ describe('web app in Chromium against the real API and database', () => {
     await expect.poll(async () => (await page.getByTestId('card-distance').first().textContent())?.trim()).toMatch(/^Distance: about \d mi from 50309$/);
     await shoot(page, 'dashboard-near-desktop');
 
+    // Every card says what it costs delivered to 50309; at most $60,000 delivered, cheapest first.
+    await expect.poll(() => page.getByTestId('card-delivered').count()).toBe(15);
+    const deliveredHigh = async () =>
+      (await page.getByTestId('card-delivered').allTextContents()).map((t) => {
+        const m = /^Delivered: ≈ \$([\d,]+)(?:–\$([\d,]+))? delivered$/.exec(t.trim());
+        expect(m, t).not.toBeNull();
+        return Number((m![2] ?? m![1]!).replace(/,/g, ''));
+      });
+    expect((await deliveredHigh()).some((high) => high > 60_000)).toBe(true);
+    listed = waitForList(page, (q) => q.get('max_delivered') === '60000' && q.get('sort_by') === 'distance');
+    await page.getByLabel('Max delivered $').fill('60000');
+    await page.getByRole('button', { name: 'Apply Filters' }).click();
+    const capped = (await (await listed).json()) as { data: { pagination: { total_count: number } } };
+    expect(capped.data.pagination.total_count).toBeGreaterThan(0);
+    expect(capped.data.pagination.total_count).toBeLessThan(51);
+    await page.getByText(`${capped.data.pagination.total_count} deals found`).waitFor();
+    expect(new URL(page.url()).searchParams.get('max_delivered')).toBe('60000');
+    await expect.poll(async () => (await deliveredHigh()).length).toBeGreaterThan(0);
+    expect((await deliveredHigh()).every((high) => high <= 60_000)).toBe(true);
+    listed = waitForList(page, (q) => q.get('sort_by') === 'delivered' && q.get('max_delivered') === '60000');
+    await page.getByLabel('Sort by').selectOption('delivered');
+    await listed;
+    await expect.poll(async () => {
+      const highs = await deliveredHigh();
+      return highs.length > 0 && highs.every((h, i) => i === 0 || highs[i - 1]! <= h);
+    }).toBe(true);
+    await shoot(page, 'dashboard-delivered-desktop');
+
     // The featured excavator from Houston: its distance and the price delivered to 50309.
     await page.goto(`/deal/${featuredSlug}?near=50309`);
     await page.getByRole('heading', { level: 1, name: 'Caterpillar 320 GC' }).waitFor();

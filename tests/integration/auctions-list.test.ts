@@ -293,7 +293,7 @@ describe('GET /api/auctions/list/', () => {
     const res = await app.inject({ method: 'GET', url: '/api/auctions/list/?page=0' });
     expect(res.json()).toEqual({ page: ['page: must be at least 1.'], detail: 'page: must be at least 1.' });
     const sort = await app.inject({ method: 'GET', url: '/api/auctions/list/?sort_by=cheap' });
-    expect(sort.json().detail).toBe('sort_by: must be one of deal_score_high, deal_score_low, price_low, price_high, relevance, distance.');
+    expect(sort.json().detail).toBe('sort_by: must be one of deal_score_high, deal_score_low, price_low, price_high, relevance, distance, delivered.');
   });
 
   it('a card shows what changed on its listing at the next request (a card kept in memory is dropped when its listing changes)', async () => {

@@ -57,7 +57,9 @@ export class ListingIndex extends SnapshotIndex {
     const bitsets = all.filter((p) => p.bits).length;
     const bytes =
       // per slot: its arrays, and per order but deal_score_high its main order, category split and position
-      this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 3 * 4 * 3 + 1 / 8) +
+      // (id, alive, score, price, category, state, city, place, end, freight, discount, term start, stamp)
+      this.capacity * (4 + 1 + 8 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 4 + 4 + 4 + 3 * 4 * 3 + 1 / 8) +
+      (this.placeSlots.length + this.placeNext.data.length + this.placeStart.length + this.placeHead.length) * 4 +
       this.termIds.data.length * this.termIds.data.BYTES_PER_ELEMENT +
       all.reduce((sum, p) => sum + p.list.data.length * 4, 0) +
       (bitsets * this.capacity) / 8;
@@ -419,22 +421,18 @@ export class ListingIndex extends SnapshotIndex {
       // Every place at this distance: their matches in id order.
       group.length = 0;
       for (; i < order.length && dist[order[i]!] === d; i++) {
-        const list = this.places[order[i]!]!.list;
-        for (let k = 0; k < list.length; k++) {
-          const s = list.data[k]!;
+        this.forEachAtPlace(order[i]!, (s) => {
           if (this.matches(c, s)) group.push(s);
-        }
+        });
       }
       group.sort(byId);
       for (const s of group) found.push(s);
     }
     if (found.length < need && !c.hasRadius) {
-      const list = this.unplaced.list;
       group.length = 0;
-      for (let k = 0; k < list.length; k++) {
-        const s = list.data[k]!;
+      this.forEachAtPlace(-1, (s) => {
         if (this.matches(c, s)) group.push(s);
-      }
+      });
       group.sort(byId);
       for (const s of group) found.push(s);
     }

@@ -95,11 +95,19 @@ export class PostingStore extends SlotStore {
   protected placeLat: number[] = [];
   protected placeLon: number[] = [];
   /**
-   * Per place, its slots (lists only, never bitsets), and the unplaced ones: the distance order
-   * walks places nearest first and reads their slots, instead of measuring every listing.
+   * Per place, its slots, and the unplaced ones: the distance order walks places nearest first and
+   * reads their slots, instead of measuring every listing. No object per place (at tens of
+   * thousands of places those were most of what places cost): slots below `placeBase` (the load's)
+   * are grouped by place in one CSR — group 0 the unplaced, group p + 1 place p — and slots
+   * appended since are chained per place (head per place, then each slot's previous one).
    */
-  protected readonly places: Postings[] = [];
-  protected readonly unplaced = new Postings();
+  protected placeStart = new Int32Array(2);
+  protected placeSlots = new Int32Array(0);
+  protected placeBase = 0;
+  /** Per place + 1 (0: unplaced), the last slot appended there since the CSR, or -1. */
+  protected placeHead = new Int32Array(64).fill(-1);
+  /** Per slot from placeBase on (at s - placeBase), the slot appended before it at its place, or -1. */
+  protected placeNext = new IntList();
 
   /**
    * The bitsets of recent search words (their terms ORed), kept up to date as listings are
@@ -140,7 +148,7 @@ export class PostingStore extends SlotStore {
     if (this.stateCode[s]! >= 0) this.states[this.stateCode[s]!]!.add(s, cap, min);
     if (this.cityCode[s]! >= 0) this.cities[this.cityCode[s]!]!.add(s, cap, min);
     this.placeCode[s] = listing.lat !== null && listing.lon !== null && Number.isFinite(listing.lat) && Number.isFinite(listing.lon) ? this.placeOf(listing.lat, listing.lon) : -1;
-    (this.placeCode[s]! >= 0 ? this.places[this.placeCode[s]!]! : this.unplaced).add(s, cap, Infinity);
+    this.chainPlace(s);
     this.termStart[s] = this.termIds.length;
     // Heaviest first (make/model, then title, then description): ranking stops at a word's first
     // hit. One pass per weight, and a stamp per term for duplicates (no allocation per listing).
@@ -188,9 +196,51 @@ export class PostingStore extends SlotStore {
       this.placeIds.set(key, code);
       this.placeLat.push(lat);
       this.placeLon.push(lon);
-      this.places.push(new Postings());
+      if (code + 2 > this.placeHead.length) {
+        const grown = new Int32Array(Math.max(64, (code + 2) * 2)).fill(-1);
+        grown.set(this.placeHead);
+        this.placeHead = grown;
+      }
     }
     return code;
+  }
+
+  /** Files an appended slot under its place (placeCode set) in the chains. */
+  protected chainPlace(s: number): void {
+    const group = this.placeCode[s]! + 1;
+    // Slots are appended in order: s - placeBase is the chain's next index.
+    this.placeNext.push(this.placeHead[group]!);
+    this.placeHead[group] = s;
+  }
+
+  /**
+   * Groups slots 0 … n - 1 by place (a counting sort of their codes) into the CSR, and empties
+   * the chains: after a load or a renumbering, when slots below n are all there are.
+   */
+  protected buildPlaceGroups(n: number): void {
+    const groups = this.placeLat.length + 1;
+    const start = new Int32Array(groups + 1);
+    const codes = this.placeCode;
+    for (let s = 0; s < n; s++) start[codes[s]! + 2]!++;
+    for (let g = 1; g <= groups; g++) start[g]! += start[g - 1]!;
+    const slots = new Int32Array(n);
+    const at = start.slice(0, groups);
+    for (let s = 0; s < n; s++) slots[at[codes[s]! + 1]!++] = s;
+    this.placeStart = start;
+    this.placeSlots = slots;
+    this.placeBase = n;
+    this.placeHead.fill(-1);
+    this.placeNext = new IntList();
+  }
+
+  /** Calls `visit` with every slot at a place (-1: the unplaced), dead ones included, in no particular order. */
+  protected forEachAtPlace(code: number, visit: (slot: number) => void): void {
+    const group = code + 1;
+    if (group + 1 < this.placeStart.length) {
+      for (let i = this.placeStart[group]!, end = this.placeStart[group + 1]!; i < end; i++) visit(this.placeSlots[i]!);
+    }
+    const next = this.placeNext.data;
+    for (let s = this.placeHead[group]!; s >= 0; s = next[s - this.placeBase]!) visit(s);
   }
 
   protected termOf(lexeme: string): number {

@@ -261,9 +261,6 @@ export class SnapshotIndex extends QueryCompiler {
     this.states.forEach((p, code) => sized(p, stateCount[code]!));
     const cityCount = countBy(cols.cityCode, this.cities.length);
     this.cities.forEach((p, code) => sized(p, cityCount[code]!));
-    const placeCount = countBy(cols.placeCode, this.places.length);
-    this.places.forEach((p, code) => sized(p, placeCount[code]!));
-    sized(this.unplaced, n - placeCount.reduce((a, b) => a + b, 0));
     for (let k = 0; k < n; k++) {
       for (let i = cols.termStart[k]!, end = cols.termStart[k + 1]!; i < end; i++) {
         const p = this.terms[cols.terms[i]! >>> 2]!;
@@ -277,9 +274,6 @@ export class SnapshotIndex extends QueryCompiler {
         const p = this.states[state]!;
         p.list.data[p.list.length++] = k;
       }
-      const place = cols.placeCode[k]!;
-      const atPlace = place >= 0 ? this.places[place]! : this.unplaced;
-      atPlace.list.data[atPlace.list.length++] = k;
       const city = cols.cityCode[k]!;
       if (city >= 0) {
         const p = this.cities[city]!;
@@ -291,6 +285,7 @@ export class SnapshotIndex extends QueryCompiler {
     for (const p of [...this.terms, ...this.states, ...this.cities]) if (p.list.length >= this.minBitsetPostings) this.fillBits(p);
     for (const p of this.terms) p.dropList();
 
+    this.buildPlaceGroups(n);
     this.slotCount = n;
     this.liveCount = n;
     this.slotOf = new IdSlots(n);

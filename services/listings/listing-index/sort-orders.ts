@@ -132,7 +132,7 @@ export class SortOrders extends PostingStore {
     this.listed = listed;
     // Posting lists are refilled in the new slot order (so sorted), in the same pass as the terms' CSR.
     yield;
-    const postings = [...this.terms, ...this.categories.values(), ...this.states, ...this.cities, ...this.places, this.unplaced];
+    const postings = [...this.terms, ...this.categories.values(), ...this.states, ...this.cities];
     for (const p of postings) p.list.length = 0;
     const post = (p: Postings, k: number) => p.list.push(k);
     const termStart = new Int32Array(cap + 1);
@@ -148,7 +148,6 @@ export class SortOrders extends PostingStore {
       post(this.categories.get(this.category[k]!)!, k);
       if (this.stateCode[k]! >= 0) post(this.states[this.stateCode[k]!]!, k);
       if (this.cityCode[k]! >= 0) post(this.cities[this.cityCode[k]!]!, k);
-      post(this.placeCode[k]! >= 0 ? this.places[this.placeCode[k]!]! : this.unplaced, k);
     }
     termStart[n] = termIds.length;
     this.termStart = termStart;
@@ -180,6 +179,7 @@ export class SortOrders extends PostingStore {
     this.epoch = 0;
     // Slot numbers start again below the old ones: stamps of old slots would be taken for new ones.
     this.termStamp.fill(0);
+    this.buildPlaceGroups(n);
     this.slotCount = n;
   }
 

@@ -28,7 +28,11 @@ export const SORT_OPTIONS = [
   { value: 'price_low', label: 'Price (Low to High)' },
   { value: 'price_high', label: 'Price (High to Low)' },
   { value: 'distance', label: 'Distance (Nearest First)' },
+  { value: 'delivered', label: 'Delivered (Cheapest)' },
 ] as const;
+
+/** Orders that need the buyer's ZIP code (the API refuses `delivered` without one). */
+export const SORTS_NEEDING_ZIP: readonly SortBy[] = ['delivered'];
 
 export type SortBy = (typeof SORT_OPTIONS)[number]['value'];
 export const DEFAULT_SORT: SortBy = 'deal_score_high';

@@ -1,9 +1,9 @@
 /** The dashboard's filters, sort and page, kept in the URL so back/forward and reloads keep them. */
-import { DEFAULT_SORT, SORT_OPTIONS, type SortBy } from '../../config/constants.js';
+import { DEFAULT_SORT, SORT_OPTIONS, SORTS_NEEDING_ZIP, type SortBy } from '../../config/constants.js';
 import { parsePriceInput } from '../../lib/format-price.js';
 import type { AuctionFilters, AuctionQuery } from './api/types.js';
 
-export const EMPTY_FILTERS: AuctionFilters = { category: null, priceMin: null, priceMax: null, location: '', searchQuery: '', nearZip: '', radiusMiles: null };
+export const EMPTY_FILTERS: AuctionFilters = { category: null, priceMin: null, priceMax: null, location: '', searchQuery: '', nearZip: '', radiusMiles: null, maxDelivered: null, worthTheTrip: false };
 
 /** A 5-digit ZIP code as typed ('' when it is not one: the API would refuse it). */
 export function zipOrEmpty(value: string | null): string {
@@ -19,15 +19,20 @@ function positiveInt(value: string | null): number | null {
 
 export function queryFromSearchParams(params: URLSearchParams): AuctionQuery {
   const sort = params.get('sort_by');
+  const near = zipOrEmpty(params.get('near'));
+  const sortBy = SORT_OPTIONS.some((o) => o.value === sort) ? (sort as SortBy) : DEFAULT_SORT;
   return {
     category: positiveInt(params.get('category')),
     priceMin: parsePriceInput(params.get('min_price')),
     priceMax: parsePriceInput(params.get('max_price')),
     location: (params.get('location') ?? '').slice(0, 100),
     searchQuery: (params.get('search') ?? '').slice(0, 200),
-    nearZip: zipOrEmpty(params.get('near')),
-    radiusMiles: zipOrEmpty(params.get('near')) ? positiveInt(params.get('radius_miles')) : null,
-    sortBy: SORT_OPTIONS.some((o) => o.value === sort) ? (sort as SortBy) : DEFAULT_SORT,
+    nearZip: near,
+    radiusMiles: near ? positiveInt(params.get('radius_miles')) : null,
+    // What needs a ZIP code is dropped without one (the API would answer 400).
+    maxDelivered: near ? parsePriceInput(params.get('max_delivered')) : null,
+    worthTheTrip: near !== '' && params.get('worth_the_trip') === 'true',
+    sortBy: !near && SORTS_NEEDING_ZIP.includes(sortBy) ? DEFAULT_SORT : sortBy,
     page: positiveInt(params.get('page')) ?? 1,
   };
 }
@@ -41,7 +46,9 @@ export function searchParamsFromQuery(q: AuctionQuery): URLSearchParams {
   if (q.searchQuery.trim()) params.set('search', q.searchQuery.trim());
   if (q.nearZip) params.set('near', q.nearZip);
   if (q.nearZip && q.radiusMiles !== null) params.set('radius_miles', String(q.radiusMiles));
-  if (q.sortBy !== DEFAULT_SORT) params.set('sort_by', q.sortBy);
+  if (q.nearZip && q.maxDelivered !== null) params.set('max_delivered', String(q.maxDelivered));
+  if (q.nearZip && q.worthTheTrip) params.set('worth_the_trip', 'true');
+  if (q.sortBy !== DEFAULT_SORT && (q.nearZip || !SORTS_NEEDING_ZIP.includes(q.sortBy))) params.set('sort_by', q.sortBy);
   if (q.page > 1) params.set('page', String(q.page));
   return params;
 }

@@ -13,6 +13,13 @@ export function distanceText(miles: number | null | undefined, precision: Locati
   return precision === 'state' ? `~${rounded.toLocaleString('en-US')} mi, state only` : `about ${rounded.toLocaleString('en-US')} mi`;
 }
 
+/** A card's delivered total as a range of whole dollars ("≈ $58,300–$60,000 delivered"); null without one. */
+export function deliveredRangeText(low: number | null | undefined, high: number | null | undefined): string | null {
+  if (typeof low !== 'number' || typeof high !== 'number' || !Number.isFinite(low) || !Number.isFinite(high)) return null;
+  const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
+  return Math.round(low) === Math.round(high) ? `≈ ${usd(high)} delivered` : `≈ ${usd(low)}–${usd(high)} delivered`;
+}
+
 const KEY = 'dealradar.nearZip';
 
 export function rememberNearZip(zip: string): void {

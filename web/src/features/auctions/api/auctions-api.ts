@@ -3,7 +3,7 @@
  * the list goes without an auth header, the detail with the bearer token when there is one.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { PAGE_SIZE } from '../../../config/constants.js';
+import { DEFAULT_SORT, PAGE_SIZE, SORTS_NEEDING_ZIP } from '../../../config/constants.js';
 import { ApiError, requestResponse, type RequestOptions } from '../../../lib/api-client.js';
 import type { AuctionDetail, AuctionDetailResponse, AuctionListResponse, AuctionQuery, CategoriesResponse, CrawlStatus, NamedRef } from './types.js';
 
@@ -24,7 +24,9 @@ export function auctionListParams(q: AuctionQuery): Record<string, string | numb
     search: q.searchQuery.trim() || null,
     near: q.nearZip || null,
     radius_miles: q.nearZip ? q.radiusMiles : null,
-    sort_by: q.sortBy,
+    max_delivered: q.nearZip ? q.maxDelivered : null,
+    worth_the_trip: q.nearZip && q.worthTheTrip ? 'true' : null,
+    sort_by: !q.nearZip && SORTS_NEEDING_ZIP.includes(q.sortBy) ? DEFAULT_SORT : q.sortBy,
     page: q.page,
     page_size: PAGE_SIZE,
   };

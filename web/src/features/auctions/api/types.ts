@@ -22,6 +22,9 @@ export type AuctionCard = {
   /** With near: miles from the buyer's ZIP code (null: the lot cannot be placed). */
   distance_miles?: number | null;
   location_precision?: LocationPrecision | null;
+  /** With near: the delivered total with the haul's low and high estimates (null: no price or no place). */
+  delivered_total_low?: number | null;
+  delivered_total_high?: number | null;
 };
 
 export type LocationPrecision = 'zip' | 'city' | 'state';
@@ -119,6 +122,10 @@ export type AuctionFilters = {
   /** The buyer's US ZIP code ('' for none) and the radius around it (null: any distance). */
   nearZip: string;
   radiusMiles: number | null;
+  /** With a ZIP code: the highest delivered total (USD, the haul's high estimate); null: any. */
+  maxDelivered: number | null;
+  /** With a ZIP code: only lots whose discount under fair value exceeds the haul. */
+  worthTheTrip: boolean;
 };
 
 export type AuctionQuery = AuctionFilters & { sortBy: SortBy; page: number };

@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button.js';
 import { Card } from '../../../components/ui/card.js';
 import { Label, inputClass } from '../../../components/ui/form.js';
 import { Spinner } from '../../../components/ui/spinner.js';
-import { SORT_OPTIONS, type SortBy } from '../../../config/constants.js';
+import { SORT_OPTIONS, SORTS_NEEDING_ZIP, type SortBy } from '../../../config/constants.js';
 import { auctionsQueryOptions, useAuctions, useCategories, useCrawlStatus } from '../api/auctions-api.js';
 import type { AuctionFilters, AuctionQuery } from '../api/types.js';
 import { EMPTY_FILTERS, queryFromSearchParams, searchParamsFromQuery } from '../dashboard-params.js';
@@ -70,6 +70,8 @@ export function AuctionList() {
     searchQuery: query.searchQuery,
     nearZip: query.nearZip,
     radiusMiles: query.radiusMiles,
+    maxDelivered: query.maxDelivered,
+    worthTheTrip: query.worthTheTrip,
   };
 
   /** Changing filters or sort goes back to page 1 and reloads, even when nothing changed. */
@@ -107,7 +109,7 @@ export function AuctionList() {
             onChange={(e) => go({ ...query, sortBy: e.target.value as SortBy, page: 1 })}
           >
             {SORT_OPTIONS.map((o) => (
-              <option key={o.value} value={o.value}>
+              <option key={o.value} value={o.value} disabled={!query.nearZip && SORTS_NEEDING_ZIP.includes(o.value)}>
                 {o.label}
               </option>
             ))}

@@ -180,7 +180,10 @@ describe('dashboard filters, sort and pages', () => {
       'Price (Low to High)',
       'Price (High to Low)',
       'Distance (Nearest First)',
+      'Delivered (Cheapest)',
     ]);
+    // Cheapest delivered needs a ZIP code: not offered without one.
+    expect((within(screen.getByLabelText('Sort by')).getByRole('option', { name: 'Delivered (Cheapest)' }) as HTMLOptionElement).disabled).toBe(true);
 
     // Near a ZIP code, within a radius: both sent and kept in the URL; the radius waits for a ZIP code.
     const within300 = screen.getByLabelText('Within') as HTMLSelectElement;
@@ -191,6 +194,32 @@ describe('dashboard filters, sort and pages', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Apply Filters' }));
     await waitFor(() => expect(listCalls(calls).at(-1)).toMatchObject({ near: '50309', radius_miles: '300', page: '1' }));
     expect(router.state.location.search).toContain('near=50309&radius_miles=300');
+
+    // The price delivered: at most $60,000, worth the trip, cheapest delivered first — sent and kept in the URL.
+    const maxDelivered = screen.getByLabelText('Max delivered $') as HTMLInputElement;
+    const worth = screen.getByLabelText('Worth the trip') as HTMLInputElement;
+    expect(maxDelivered.disabled).toBe(false);
+    fireEvent.change(maxDelivered, { target: { value: '60000' } });
+    fireEvent.click(worth);
+    fireEvent.click(screen.getByRole('button', { name: 'Apply Filters' }));
+    await waitFor(() => expect(listCalls(calls).at(-1)).toMatchObject({ near: '50309', max_delivered: '60000', worth_the_trip: 'true', page: '1' }));
+    fireEvent.change(screen.getByLabelText('Sort by'), { target: { value: 'delivered' } });
+    await waitFor(() => expect(listCalls(calls).at(-1)).toMatchObject({ sort_by: 'delivered', max_delivered: '60000' }));
+    expect(router.state.location.search).toContain('max_delivered=60000&worth_the_trip=true');
+    // Without the ZIP code they are neither offered nor sent.
+    fireEvent.change(screen.getByLabelText('Near ZIP'), { target: { value: '' } });
+    expect(maxDelivered.disabled).toBe(true);
+    expect(worth.disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Apply Filters' }));
+    await waitFor(() => expect(listCalls(calls).at(-1)).not.toHaveProperty('near'));
+    expect(listCalls(calls).at(-1)).not.toHaveProperty('max_delivered');
+    expect(listCalls(calls).at(-1)).not.toHaveProperty('worth_the_trip');
+    expect(listCalls(calls).at(-1)?.sort_by).toBe('deal_score_high');
+    fireEvent.change(screen.getByLabelText('Near ZIP'), { target: { value: '50309' } });
+    fireEvent.change(screen.getByLabelText('Within'), { target: { value: '300' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply Filters' }));
+    fireEvent.change(screen.getByLabelText('Sort by'), { target: { value: 'price_low' } });
+    await waitFor(() => expect(listCalls(calls).at(-1)).toMatchObject({ near: '50309', sort_by: 'price_low' }));
 
     const before = listCalls(calls).length;
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));

@@ -1,4 +1,4 @@
-import { CalendarClock, ExternalLink, ImageOff, MapPin, Navigation } from 'lucide-react';
+import { CalendarClock, ExternalLink, ImageOff, MapPin, Navigation, Truck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '../../../components/ui/badge.js';
@@ -10,11 +10,12 @@ import type { AuctionCard } from '../api/types.js';
 import { AuctionEndBadge } from './auction-end-badge.js';
 import { DealScoreBadge } from './deal-score-badge.js';
 import { WatchButton } from '../../watchlist/components/watch-button.js';
-import { distanceText } from '../near.js';
+import { deliveredRangeText, distanceText } from '../near.js';
 
 export function DealCard({ auction, from, nearZip }: { auction: AuctionCard; from?: string; nearZip?: string }) {
   const [imageFailed, setImageFailed] = useState(false);
   const distance = distanceText(auction.distance_miles, auction.location_precision);
+  const delivered = nearZip ? deliveredRangeText(auction.delivered_total_low, auction.delivered_total_high) : null;
   const endDate = formatEndDate(auction.auction_end_date);
   const showImage = auction.first_image && !imageFailed;
   return (
@@ -55,6 +56,13 @@ export function DealCard({ auction, from, nearZip }: { auction: AuctionCard; fro
               <span className="sr-only">Distance: </span>
               {distance}
               {nearZip ? ` from ${nearZip}` : ''}
+            </li>
+          )}
+          {delivered && (
+            <li className="flex items-center gap-1.5" data-testid="card-delivered">
+              <Truck className="h-4 w-4 shrink-0" aria-hidden />
+              <span className="sr-only">Delivered: </span>
+              {delivered}
             </li>
           )}
           {endDate && (

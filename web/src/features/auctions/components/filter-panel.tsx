@@ -5,10 +5,20 @@ import { Card } from '../../../components/ui/card.js';
 import { Field, Label, inputClass } from '../../../components/ui/form.js';
 import { parsePriceInput } from '../../../lib/format-price.js';
 import type { AuctionFilters, NamedRef } from '../api/types.js';
-import { zipOrEmpty } from '../dashboard-params.js';
+import { EMPTY_FILTERS, zipOrEmpty } from '../dashboard-params.js';
 import { RADIUS_OPTIONS } from '../near.js';
 
-type Draft = { category: string; priceMin: string; priceMax: string; location: string; searchQuery: string; nearZip: string; radiusMiles: string };
+type Draft = {
+  category: string;
+  priceMin: string;
+  priceMax: string;
+  location: string;
+  searchQuery: string;
+  nearZip: string;
+  radiusMiles: string;
+  maxDelivered: string;
+  worthTheTrip: boolean;
+};
 
 function toDraft(f: AuctionFilters): Draft {
   return {
@@ -19,6 +29,8 @@ function toDraft(f: AuctionFilters): Draft {
     searchQuery: f.searchQuery,
     nearZip: f.nearZip,
     radiusMiles: f.radiusMiles === null ? '' : String(f.radiusMiles),
+    maxDelivered: f.maxDelivered === null ? '' : String(f.maxDelivered),
+    worthTheTrip: f.worthTheTrip,
   };
 }
 
@@ -31,6 +43,9 @@ function fromDraft(d: Draft): AuctionFilters {
     searchQuery: d.searchQuery.trim(),
     nearZip: zipOrEmpty(d.nearZip),
     radiusMiles: zipOrEmpty(d.nearZip) && d.radiusMiles !== '' ? Number(d.radiusMiles) : null,
+    // Delivered prices are to a ZIP code: without one these filter nothing and are not sent.
+    maxDelivered: zipOrEmpty(d.nearZip) ? parsePriceInput(d.maxDelivered) : null,
+    worthTheTrip: zipOrEmpty(d.nearZip) !== '' && d.worthTheTrip,
   };
 }
 
@@ -56,7 +71,8 @@ export function FilterPanel({
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => setDraft(toDraft(filters)), [appliedKey]);
 
-  const set = (name: keyof Draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value }));
+  const set = (name: Exclude<keyof Draft, 'worthTheTrip'>) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value }));
+  const hasZip = /^\d{5}$/.test(draft.nearZip.trim());
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -106,7 +122,7 @@ export function FilterPanel({
           />
           <div className="space-y-1.5">
             <Label htmlFor={`${categoryId}-radius`}>Within</Label>
-            <select id={`${categoryId}-radius`} name="radiusMiles" className={inputClass} value={draft.radiusMiles} onChange={set('radiusMiles')} disabled={!/^\d{5}$/.test(draft.nearZip.trim())}>
+            <select id={`${categoryId}-radius`} name="radiusMiles" className={inputClass} value={draft.radiusMiles} onChange={set('radiusMiles')} disabled={!hasZip}>
               <option value="">Any distance</option>
               {RADIUS_OPTIONS.map((miles) => (
                 <option key={miles} value={String(miles)}>
@@ -114,6 +130,37 @@ export function FilterPanel({
                 </option>
               ))}
             </select>
+          </div>
+        </div>
+        <Field
+          label="Max delivered $"
+          name="maxDelivered"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step="any"
+          placeholder={hasZip ? 'Any' : 'Set a Near ZIP'}
+          value={draft.maxDelivered}
+          onChange={set('maxDelivered')}
+          disabled={!hasZip}
+          hint="Price, stated premium and the haul's high estimate to your ZIP."
+        />
+        <div className="flex items-start gap-2">
+          <input
+            id={`${categoryId}-worth`}
+            name="worthTheTrip"
+            type="checkbox"
+            className="mt-1 h-4 w-4"
+            checked={draft.worthTheTrip && hasZip}
+            disabled={!hasZip}
+            aria-describedby={`${categoryId}-worth-hint`}
+            onChange={(e) => setDraft((d) => ({ ...d, worthTheTrip: e.target.checked }))}
+          />
+          <div>
+            <Label htmlFor={`${categoryId}-worth`}>Worth the trip</Label>
+            <p id={`${categoryId}-worth-hint`} className="text-xs text-slate-600">
+              Only lots whose discount under fair value beats the haul's high estimate.
+            </p>
           </div>
         </div>
         <div className="space-y-1.5">
@@ -141,7 +188,7 @@ export function FilterPanel({
             type="button"
             variant="ghost"
             onClick={() => {
-              setDraft(toDraft({ category: null, priceMin: null, priceMax: null, location: '', searchQuery: '', nearZip: '', radiusMiles: null }));
+              setDraft(toDraft(EMPTY_FILTERS));
               onClear();
             }}
           >
