@@ -304,6 +304,10 @@ describe('ListingIndex', () => {
         { groups: [], near: buyer, worthTheTrip: true },
         { groups: [], near: buyer, worthTheTrip: true, categoryId: 1 },
         { groups: [], near: { ...buyer, radiusMiles: 300 }, maxDelivered: 40_000 },
+        // price bounds beside it (a price-only count must not answer for it), and a low cap (counted along the price order)
+        { groups: [], near: buyer, minPrice: 20_000, maxDelivered: 60_000 },
+        { groups: [], near: buyer, maxPrice: 50_000, maxDelivered: 30_000 },
+        { groups: [], near: buyer, maxDelivered: 8_000 },
         // totals themselves (cents), and the whole dollars either side, as the route passes them
         ...Array.from({ length: 12 }, () => totals[Math.floor(random() * totals.length)]!).flatMap((t) => [t, Math.floor(t), Math.ceil(t)].map((maxDelivered) => ({ groups: [], near: buyer, maxDelivered }))),
       ];

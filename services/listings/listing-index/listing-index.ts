@@ -90,8 +90,19 @@ export class ListingIndex extends SnapshotIndex {
     if (c.impossible) return 0;
     if (c.counted === 'all') return this.listedCount;
     if (c.counted) return c.counted.listed;
-    const onlyPrice = c.required.length === 1 && c.groups.length === 0 && c.category < 0 && c.state < 0 && c.city < 0 && !c.hasRadius;
+    const onlyPrice = c.required.length === 1 && c.groups.length === 0 && c.category < 0 && c.state < 0 && c.city < 0 && !c.hasRadius && !c.haulHigh;
     if (onlyPrice && (c.hasMin || c.hasMax)) return this.countPriceRange(c);
+    if (c.hasMaxDelivered) {
+      // A delivered total is at least the price plus the least haul: only the cheaper lots can pass.
+      const main = this.main[ORDER_INDEX.price_low]!;
+      const to = this.priceFrom(c.maxDelivered - MIN_HAUL_HIGH + 0.01, true);
+      if (to * 4 < c.driverSize) {
+        let n = 0;
+        for (let i = 0; i < to; i++) if (this.matches(c, main[i]!)) n++;
+        for (const s of this.delta[ORDER_INDEX.price_low]!) if (this.matches(c, s)) n++;
+        return n;
+      }
+    }
     const words = Math.ceil(this.slotCount / 32);
     if (c.driverSize < words) {
       this.materialiseFor(c, c.driverSize);
@@ -127,21 +138,8 @@ export class ListingIndex extends SnapshotIndex {
    */
   protected countPriceRange(c: Compiled): number {
     const main = this.main[ORDER_INDEX.price_low]!;
-    const price = this.price;
-    // The first position whose price is ≥ bound (> bound when `after`); missing prices sort last.
-    const firstFrom = (bound: number, after: boolean) => {
-      let lo = 0;
-      let hi = main.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        const p = price[main[mid]!]!;
-        if (p === p && (after ? p <= bound : p < bound)) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    const from = c.hasMin ? firstFrom(c.min, false) : 0;
-    const to = firstFrom(c.hasMax ? c.max : Infinity, true);
+    const from = c.hasMin ? this.priceFrom(c.min, false) : 0;
+    const to = this.priceFrom(c.hasMax ? c.max : Infinity, true);
     let n = 0;
     const listed = this.listed;
     for (let i = from; i < to; i++) {
@@ -150,6 +148,21 @@ export class ListingIndex extends SnapshotIndex {
     }
     for (const s of this.delta[ORDER_INDEX.price_low]!) if (this.matches(c, s)) n++;
     return n;
+  }
+
+  /** In the price order's main permutation, the first position whose price is ≥ bound (> bound when `after`); missing prices sort last. */
+  protected priceFrom(bound: number, after: boolean): number {
+    const main = this.main[ORDER_INDEX.price_low]!;
+    const price = this.price;
+    let lo = 0;
+    let hi = main.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const p = price[main[mid]!]!;
+      if (p === p && (after ? p <= bound : p < bound)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**
