@@ -304,6 +304,10 @@ describe('ListingIndex', () => {
         { groups: [], near: buyer, worthTheTrip: true },
         { groups: [], near: buyer, worthTheTrip: true, categoryId: 1 },
         { groups: [], near: { ...buyer, radiusMiles: 300 }, maxDelivered: 40_000 },
+        // price bounds beside it (a price-only count must not answer for it), and a low cap (counted along the price order)
+        { groups: [], near: buyer, minPrice: 20_000, maxDelivered: 60_000 },
+        { groups: [], near: buyer, maxPrice: 50_000, maxDelivered: 30_000 },
+        { groups: [], near: buyer, maxDelivered: 8_000 },
         // totals themselves (cents), and the whole dollars either side, as the route passes them
         ...Array.from({ length: 12 }, () => totals[Math.floor(random() * totals.length)]!).flatMap((t) => [t, Math.floor(t), Math.ceil(t)].map((maxDelivered) => ({ groups: [], near: buyer, maxDelivered }))),
       ];
@@ -322,6 +326,50 @@ describe('ListingIndex', () => {
         const total = index.count(filter, now);
         for (const offset of [0, 15, 300, expected.length - 10]) {
           expect(index.page(filter, 'delivered', offset, 15, now, total), `${JSON.stringify(filter)} @${offset}`).toEqual(expected.slice(Math.max(0, offset), Math.max(0, offset) + 15));
+        }
+      }
+    }
+  });
+
+  it('nearest and cheapest delivered pages asked again and again while listings change, end and go: exact each time (kept first slots, merged with the appended)', () => {
+    const random = seededRandom(20261128);
+    let now = 1_800_000_000_000;
+    const truth = new Map<number, IndexedListing>();
+    const initial = Array.from({ length: 2500 }, (_, i) => randomListing(random, i + 1, now));
+    for (const l of initial) truth.set(l.id, l);
+    const index = ListingIndex.build(initial, { maxDelta: 64, capacity: 64, distanceScanBelow: 0 });
+    const filters: IndexFilter[] = [
+      { groups: [], near: NEAR[0] },
+      { groups: [], near: NEAR[1], categoryId: 2 },
+      { groups: [], near: { ...NEAR[2]!, radiusMiles: 1000 }, maxDelivered: 60_000 },
+    ];
+    let nextId = 5000;
+    for (let round = 0; round < 120; round++) {
+      // A few changes a round, some to the very best lots (so kept slots go unlisted), and time passing.
+      for (let k = 0; k < 1 + Math.floor(random() * 40); k++) {
+        const r = random();
+        const ids = [...truth.keys()];
+        if (r < 0.3) {
+          const l = randomListing(random, nextId++, now);
+          truth.set(l.id, l);
+          index.upsert(l);
+        } else if (r < 0.8) {
+          const id = index.page(filters[0]!, random() < 0.5 ? 'distance' : 'delivered', 0, 5, now)[Math.floor(random() * 5)] ?? ids[0]!;
+          const l = randomListing(random, id, now);
+          truth.set(id, l);
+          index.upsert(l);
+        } else {
+          const id = ids[Math.floor(random() * ids.length)]!;
+          truth.delete(id);
+          index.remove(id);
+        }
+      }
+      now += Math.floor(random() * 3000);
+      const filter = filters[round % filters.length]!;
+      for (const sort of ['distance', 'delivered'] as const) {
+        const expected = reference(truth, filter, sort, now).map((l) => l.id);
+        for (const offset of [0, 15, 45, 585, 600]) {
+          expect(index.page(filter, sort, offset, 15, now), `round ${round} ${sort} @${offset}`).toEqual(expected.slice(offset, offset + 15));
         }
       }
     }

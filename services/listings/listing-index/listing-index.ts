@@ -90,8 +90,19 @@ export class ListingIndex extends SnapshotIndex {
     if (c.impossible) return 0;
     if (c.counted === 'all') return this.listedCount;
     if (c.counted) return c.counted.listed;
-    const onlyPrice = c.required.length === 1 && c.groups.length === 0 && c.category < 0 && c.state < 0 && c.city < 0 && !c.hasRadius;
+    const onlyPrice = c.required.length === 1 && c.groups.length === 0 && c.category < 0 && c.state < 0 && c.city < 0 && !c.hasRadius && !c.haulHigh;
     if (onlyPrice && (c.hasMin || c.hasMax)) return this.countPriceRange(c);
+    if (c.hasMaxDelivered) {
+      // A delivered total is at least the price plus the least haul: only the cheaper lots can pass.
+      const main = this.main[ORDER_INDEX.price_low]!;
+      const to = this.priceFrom(c.maxDelivered - MIN_HAUL_HIGH + 0.01, true);
+      if (to * 4 < c.driverSize) {
+        let n = 0;
+        for (let i = 0; i < to; i++) if (this.matches(c, main[i]!)) n++;
+        for (const s of this.delta[ORDER_INDEX.price_low]!) if (this.matches(c, s)) n++;
+        return n;
+      }
+    }
     const words = Math.ceil(this.slotCount / 32);
     if (c.driverSize < words) {
       this.materialiseFor(c, c.driverSize);
@@ -127,21 +138,8 @@ export class ListingIndex extends SnapshotIndex {
    */
   protected countPriceRange(c: Compiled): number {
     const main = this.main[ORDER_INDEX.price_low]!;
-    const price = this.price;
-    // The first position whose price is ≥ bound (> bound when `after`); missing prices sort last.
-    const firstFrom = (bound: number, after: boolean) => {
-      let lo = 0;
-      let hi = main.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        const p = price[main[mid]!]!;
-        if (p === p && (after ? p <= bound : p < bound)) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    const from = c.hasMin ? firstFrom(c.min, false) : 0;
-    const to = firstFrom(c.hasMax ? c.max : Infinity, true);
+    const from = c.hasMin ? this.priceFrom(c.min, false) : 0;
+    const to = this.priceFrom(c.hasMax ? c.max : Infinity, true);
     let n = 0;
     const listed = this.listed;
     for (let i = from; i < to; i++) {
@@ -150,6 +148,21 @@ export class ListingIndex extends SnapshotIndex {
     }
     for (const s of this.delta[ORDER_INDEX.price_low]!) if (this.matches(c, s)) n++;
     return n;
+  }
+
+  /** In the price order's main permutation, the first position whose price is ≥ bound (> bound when `after`); missing prices sort last. */
+  protected priceFrom(bound: number, after: boolean): number {
+    const main = this.main[ORDER_INDEX.price_low]!;
+    const price = this.price;
+    let lo = 0;
+    let hi = main.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const p = price[main[mid]!]!;
+      if (p === p && (after ? p <= bound : p < bound)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**
@@ -169,14 +182,9 @@ export class ListingIndex extends SnapshotIndex {
   protected pageCompiled(c: Compiled, filter: IndexFilter, sort: IndexSort, offset: number, limit: number, total?: number): number[] {
     if (c.impossible || limit <= 0) return [];
     if (sort === 'relevance' && filter.groups.length > 0) return this.relevancePage(c, offset, limit, total);
-    if (sort === 'distance') {
-      // Without a point there is no distance: the default order.
-      if (c.placeDist) return this.distancePage(c, offset, limit);
-      return this.topSlots(c, ORDER_INDEX.deal_score_high, offset + limit, total, offset).map((s) => this.ids[s]!);
-    }
-    if (sort === 'delivered') {
-      // Without a point there is no haul: the default order.
-      if (c.placeDist) return this.deliveredPage(c, offset, limit);
+    if (sort === 'distance' || sort === 'delivered') {
+      // Without a point there is no distance and no haul: the default order.
+      if (c.placeDist) return this.pointPage(c, filter, sort, offset, limit);
       return this.topSlots(c, ORDER_INDEX.deal_score_high, offset + limit, total, offset).map((s) => this.ids[s]!);
     }
     const order = ORDER_INDEX[sort === 'relevance' ? 'deal_score_high' : sort];
@@ -406,9 +414,8 @@ export class ListingIndex extends SnapshotIndex {
    * is farther: a first page reads the slots of a few places. A filter naming few candidates
    * scans them instead (distancePageByScan).
    */
-  protected distancePage(c: Compiled, offset: number, limit: number): number[] {
-    const need = offset + limit;
-    if (c.driverSize < Math.max(this.distanceScanBelow, need * 8)) return this.distancePageByScan(c, offset, limit);
+  protected distanceSlots(c: Compiled, need: number): number[] {
+    if (c.driverSize < Math.max(this.distanceScanBelow, need * 8)) return this.distanceSlotsByScan(c, need);
     const dist = c.placeDist!;
     const order = this.placesByDistance(c.near!.lat, c.near!.lon);
     const ids = this.ids;
@@ -436,15 +443,14 @@ export class ListingIndex extends SnapshotIndex {
       group.sort(byId);
       for (const s of group) found.push(s);
     }
-    return found.slice(offset, need).map((s) => ids[s]!);
+    return found.slice(0, need);
   }
 
   /**
    * The same order over a few candidates: every match is visited once and the best
    * `offset + limit` kept in a max-heap.
    */
-  protected distancePageByScan(c: Compiled, offset: number, limit: number): number[] {
-    const need = offset + limit;
+  protected distanceSlotsByScan(c: Compiled, need: number): number[] {
     const dist = c.placeDist!;
     const place = this.placeCode;
     const ids = this.ids;
@@ -494,7 +500,7 @@ export class ListingIndex extends SnapshotIndex {
       }
     });
     const kept = Array.from({ length: size }, (_, i) => i).sort((a, b) => (after(heapKey[a]!, heapSlot[a]!, heapKey[b]!, heapSlot[b]!) ? 1 : -1));
-    return kept.slice(offset).map((i) => ids[heapSlot[i]!]!);
+    return kept.map((i) => heapSlot[i]!);
   }
 
   /**
@@ -504,22 +510,13 @@ export class ListingIndex extends SnapshotIndex {
    * stops once a price plus the least haul passes the page's worst total: a first page reads the
    * cheap lots only. A filter naming few candidates scans them instead.
    */
-  protected deliveredPage(c: Compiled, offset: number, limit: number): number[] {
-    const need = offset + limit;
-    const hauls = c.haulHigh ?? this.haulsFrom(c.near!.lat, c.near!.lon);
-    const place = this.placeCode;
-    const freight = this.freight;
+  protected deliveredSlots(c: Compiled, need: number): number[] {
     const price = this.price;
-    const key = (s: number) => {
-      const p = place[s]!;
-      if (p < 0) return Infinity;
-      const total = this.deliveredHigh(s, hauls[(p << 2) | (freight[s]! & 3)]!);
-      return total === total ? total : Infinity;
-    };
+    const key = this.deliveredKey(c);
     const best = new BestSlots(need, this.ids);
     if (c.driverSize < Math.max(this.distanceScanBelow, need * 8)) {
       this.forEachMatch(c, (s) => best.offer(key(s), s));
-      return best.sorted().slice(offset).map((s) => this.ids[s]!);
+      return best.sorted();
     }
     const order = ORDER_INDEX.price_low;
     const main = c.categoryId !== undefined ? (this.byCategory[order]!.get(c.categoryId) ?? new Int32Array(0)) : this.main[order]!;
@@ -534,8 +531,78 @@ export class ListingIndex extends SnapshotIndex {
       if (best.full() && (p !== p ? best.worst() < Infinity : p + margin > best.worst())) break;
       if (this.matches(c, s)) best.offer(key(s), s);
     }
-    return best.sorted().slice(offset).map((s) => this.ids[s]!);
+    return best.sorted();
   }
+
+  /** A slot's delivered total from the compiled point (Infinity without a price or a place). */
+  protected deliveredKey(c: Compiled): (s: number) => number {
+    const hauls = c.haulHigh ?? this.haulsFrom(c.near!.lat, c.near!.lon);
+    const place = this.placeCode;
+    const freight = this.freight;
+    return (s) => {
+      const p = place[s]!;
+      if (p < 0) return Infinity;
+      const total = this.deliveredHigh(s, hauls[(p << 2) | (freight[s]! & 3)]!);
+      return total === total ? total : Infinity;
+    };
+  }
+
+  /** A slot's distance from the compiled point (Infinity when unplaced). */
+  protected distanceKey(c: Compiled): (s: number) => number {
+    const dist = c.placeDist!;
+    const place = this.placeCode;
+    return (s) => {
+      const p = place[s]!;
+      return p >= 0 ? dist[p]! : Infinity;
+    };
+  }
+
+  /**
+   * A page of an order computed per listing from the buyer's point (distance, delivered). Its
+   * first TOP_KEPT slots are kept per filter (a buyer's point and filters: the dashboard asks for
+   * page 1, then 2, then sorts again): later pages and requests read the kept slots still listed —
+   * a listing changed or ended since leaves its slot unlisted, and every slot appended since is
+   * checked and merged in — instead of walking the order again. Exact: slots are never listed
+   * again once unlisted, so what the kept slots miss is only what was appended since. Kept until
+   * PAST_KEPT slots were appended after it, or until too few of its slots are still listed.
+   */
+  protected pointPage(c: Compiled, filter: IndexFilter, sort: 'distance' | 'delivered', offset: number, limit: number): number[] {
+    const need = offset + limit;
+    const compute = (n: number) => (sort === 'distance' ? this.distanceSlots(c, n) : this.deliveredSlots(c, n));
+    if (need > TOP_KEPT) return compute(need).slice(offset).map((s) => this.ids[s]!);
+    const cacheKey = `${sort}:${JSON.stringify(filter)}`;
+    let kept = this.pointPages.get(cacheKey);
+    // Slot numbers never change after the load (a reload builds another index): kept slots stay valid.
+    if (kept && this.slotCount - kept.upTo > PAST_KEPT) kept = undefined;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (!kept) {
+        kept = { slots: Int32Array.from(compute(TOP_KEPT)), upTo: this.slotCount };
+        if (this.pointPages.size >= POINT_PAGES_KEPT) this.pointPages.delete(this.pointPages.keys().next().value!);
+      } else this.pointPages.delete(cacheKey);
+      this.pointPages.set(cacheKey, kept);
+      const key = sort === 'distance' ? this.distanceKey(c) : this.deliveredKey(c);
+      const best = new BestSlots(need, this.ids);
+      // The kept slots in order: the first `need` still listed are the best of the slots before upTo.
+      let listed = 0;
+      for (let i = 0; i < kept.slots.length && listed < need; i++) {
+        const s = kept.slots[i]!;
+        if (!this.matches(c, s)) continue;
+        listed++;
+        best.offer(key(s), s);
+      }
+      // Too few left of a full list: slots past it may now be among the best.
+      if (listed < need && kept.slots.length === TOP_KEPT) {
+        kept = undefined;
+        continue;
+      }
+      for (let s = kept.upTo; s < this.slotCount; s++) if (this.matches(c, s)) best.offer(key(s), s);
+      return best.sorted().slice(offset).map((s) => this.ids[s]!);
+    }
+    return compute(need).slice(offset).map((s) => this.ids[s]!);
+  }
+
+  /** Kept first pages of the orders from a buyer's point (pointPage), most recently used last. */
+  protected readonly pointPages = new Map<string, { slots: Int32Array; upTo: number }>();
 
   /** Calls `visit` for every listed slot that matches, in no particular order. */
   protected forEachMatch(c: Compiled, visit: (slot: number) => void): void {
@@ -604,6 +671,13 @@ export class ListingIndex extends SnapshotIndex {
     return sum;
   }
 }
+
+/** How many first slots of a point's order are kept per filter (a page of 100 at offset 500). */
+const TOP_KEPT = 600;
+/** Kept orders are computed again once this many slots were appended after them (each is checked per request). */
+const PAST_KEPT = 4096;
+/** Filters whose point orders are kept. */
+const POINT_PAGES_KEPT = 64;
 
 /** The least haul any lot costs (the compact class's minimum charge, high end). */
 const MIN_HAUL_HIGH = Math.min(...WEIGHT_CLASSES.map((w) => haulEstimate(w, 0).high));
