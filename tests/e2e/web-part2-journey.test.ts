@@ -262,6 +262,10 @@ describe('web app part 2 journey', () => {
     expect(listed.data.pagination.total_count).toBeGreaterThan(1);
     await page.getByText(`${listed.data.pagination.total_count} deals found`).waitFor();
     await screen(page, 'dashboard');
+    // Near a ZIP code with the delivered controls in use: cards carry the price delivered (issue 30).
+    await page.goto('/dashboard?near=50309&max_delivered=500000&sort_by=delivered');
+    await page.getByTestId('card-delivered').first().waitFor();
+    await screen(page, 'dashboard-delivered');
     await page.goto(`/deal/${lot!.slug}`);
     await page.getByText('Equipment Details').waitFor();
     await screen(page, 'deal');
