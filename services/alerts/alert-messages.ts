@@ -96,6 +96,8 @@ export function timeLeft(end: Date | null, now: Date): string | null {
   if (ms <= 0) return 'Ended';
   const hours = Math.floor(ms / 3_600_000);
   const days = Math.floor(hours / 24);
+  // Under an hour the minutes are what a buyer needs ("0h" read as ended); under a minute, "<1m".
+  if (hours === 0) return ms < 60_000 ? '<1m' : `${Math.floor(ms / 60_000)}m`;
   return days > 0 ? `${days}d ${hours % 24}h` : `${hours}h`;
 }
 

@@ -31,6 +31,10 @@ describe('message texts', () => {
     expect(timeLeft(new Date('2026-11-23T17:30:00Z'), now)).toBe('2d 5h');
     expect(timeLeft(new Date('2026-11-21T20:59:00Z'), now)).toBe('8h');
     expect(timeLeft(new Date('2026-11-21T11:00:00Z'), now)).toBe('Ended');
+    // under an hour: the minutes, not "0h"
+    expect(timeLeft(new Date('2026-11-21T12:11:30Z'), now)).toBe('11m');
+    expect(timeLeft(new Date('2026-11-21T12:00:20Z'), now)).toBe('<1m');
+    expect(timeLeft(new Date('2026-11-21T13:00:00Z'), now)).toBe('1h');
     expect(timeLeft(null, now)).toBeNull();
     expect(priceRangeText(1000, 5000)).toBe('$1,000 - $5,000');
     expect(priceRangeText(1000, null)).toBe('Above $1,000');
