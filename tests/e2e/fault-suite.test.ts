@@ -21,7 +21,9 @@ export const FAULT_CASES: Array<FaultCase & { kind: string; recovery?: string }>
   { kind: 'matching', point: 'messages-recorded', at: 1 },
   // Recovered by the match job's rerun at once, not minutes later by the notifier's sweep.
   { kind: 'matching', point: 'notifications-queued', at: 1, recovery: 'queued messages of an interrupted match job queued again' },
-  { kind: 'notification', point: 'notify-claimed', at: 2 },
+  // The first claim the notifier reaches: no other send of it is in flight (the 2nd could land
+  // while the 1st was accepted by the mail server and not yet marked: sent twice, by design).
+  { kind: 'notification', point: 'notify-claimed', at: 1 },
   { kind: 'digest', point: 'digest-recorded', at: 1 },
   { kind: 'retrain + rescore', point: 'model-stored', at: 1 },
   { kind: 'retrain + rescore', point: 'rescore-enqueued', at: 1 },

@@ -1,12 +1,12 @@
 /**
  * The fault suite's harness (tests/e2e/fault-suite.test.ts, and `npm run soak`): the product's
- * worker processes run for real (the launcher with crawler, scorer, matcher and notifier) against
+ * worker processes run for real (two launchers: crawler, scorer and matcher; the notifier) against
  * a database cloned from a prepared base (sources, a buyer with alerts, a sales history, model 1)
  * and the demo auction site on 127.0.0.1 with a frozen clock; mail goes to a local SMTP server.
  *
  * One run goes through every job kind in turn: the first crawl (storing lots, scoring, matching,
  * instant e-mails), the daily digest, then a retrain and the rescore of every listing. With a
- * fault point set (FAULT_POINT, services/shared/fault-points.ts), the process kills itself there;
+ * fault point set (FAULT_POINT, services/shared/fault-points.ts), the process holding it kills itself there;
  * the harness starts it again without the fault and lets it finish. The end state is then read
  * and compared with an uninterrupted run's.
  */
@@ -159,12 +159,23 @@ export async function prepareHarness(opts: { adminUrl: string; template: string;
   return { adminUrl: opts.adminUrl, baseDb, env, smtp: opts.smtp, drop: () => dropDatabase(opts.adminUrl, baseDb) };
 }
 
-/** The workers, as one launcher process (what `npm start` runs, without the API). */
-function startWorkers(h: Harness, url: string, fault?: FaultCase): ServiceProcess {
+/**
+ * The workers as two launcher processes (what `npm start` runs, without the API): the pipeline
+ * (crawler, scorer, matcher) and the notifier. The fault is set on the one whose code holds the
+ * point, so a kill cuts one job kind: a mail the server accepted but the notifier had not yet
+ * marked sent is the one window no sender can close (docs/operations.md), and a kill aimed at
+ * the matcher must not land in it by chance.
+ */
+const NOTIFIER_POINTS = ['notify-claimed', 'notify-sent'];
+type Workers = { pipeline: ServiceProcess; notifier: ServiceProcess };
+type Role = keyof Workers;
+
+function startRole(h: Harness, url: string, role: Role, fault?: FaultCase): ServiceProcess {
+  const faulted = fault && (NOTIFIER_POINTS.includes(fault.point) ? 'notifier' : 'pipeline') === role;
   return startProcess('services/main.ts', [], {
     ...h.env(url),
-    SERVICES: 'crawler,scorer,matcher,notifier',
-    ...(fault ? { FAULT_POINT: `${fault.point}:${fault.at}` } : {}),
+    SERVICES: role === 'notifier' ? 'notifier' : 'crawler,scorer,matcher',
+    ...(faulted ? { FAULT_POINT: `${fault.point}:${fault.at}` } : {}),
   });
 }
 
@@ -227,7 +238,9 @@ export async function runThrough(h: Harness, fault?: FaultCase, opts: { deadline
   const sql = openSql(url, { max: 2, onnotice: () => {} });
   const smtpBefore = h.smtp.received.length;
   const deadline = opts.deadlineMs ?? 240_000;
-  let proc = startWorkers(h, url, fault);
+  const procs: Workers = { pipeline: startRole(h, url, 'pipeline', fault), notifier: startRole(h, url, 'notifier', fault) };
+  const roles = Object.keys(procs) as Role[];
+  const tails = () => roles.map((r) => `--- ${r}:\n${procs[r].output().slice(-3000)}`).join('\n');
   let output = '';
   let killed = false;
   let restarts = 0;
@@ -236,15 +249,17 @@ export async function runThrough(h: Harness, fault?: FaultCase, opts: { deadline
   const settle = async (what: string, done: () => Promise<boolean>) => {
     const start = Date.now();
     for (;;) {
-      if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
+      for (const role of roles) {
+        const proc = procs[role];
+        if (proc.child.exitCode === null && proc.child.signalCode === null) continue;
         output += proc.output();
         if (proc.child.signalCode === 'SIGKILL') killed = true;
-        else throw new Error(`the workers exited (${proc.child.exitCode ?? proc.child.signalCode}) during ${what}:\n${proc.output().slice(-4000)}`);
+        else throw new Error(`the ${role} exited (${proc.child.exitCode ?? proc.child.signalCode}) during ${what}:\n${proc.output().slice(-4000)}`);
         restarts++;
-        proc = startWorkers(h, url);
+        procs[role] = startRole(h, url, role);
       }
       if (await done()) return;
-      if (Date.now() - start > deadline) throw new Error(`timed out during ${what}:\n${await pendingWork(ctx, sql)}\n${proc.output().slice(-4000)}`);
+      if (Date.now() - start > deadline) throw new Error(`timed out during ${what}:\n${await pendingWork(ctx, sql)}\n${tails()}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   };
@@ -277,12 +292,14 @@ export async function runThrough(h: Harness, fault?: FaultCase, opts: { deadline
       return versions > 1 && stale === 0 && (await pipelineDone());
     });
     if (until >= 2) await snapshot('retrain');
-    const code = await proc.stop('SIGTERM');
-    output += proc.output();
-    if (code !== 0) throw new Error(`the workers did not stop cleanly (${code}):\n${proc.output().slice(-4000)}`);
+    for (const role of roles) {
+      const code = await procs[role].stop('SIGTERM');
+      output += procs[role].output();
+      if (code !== 0) throw new Error(`the ${role} did not stop cleanly (${code}):\n${procs[role].output().slice(-4000)}`);
+    }
     return { killed, restarts, states, state: states[PHASES[until]!]!, output, problems: await problemsOf(ctx, output) };
   } finally {
-    await proc.stop('SIGKILL');
+    for (const role of roles) await procs[role].stop('SIGKILL');
     await sql.end();
     await ctx.close();
     await dropDatabase(h.adminUrl, db);
