@@ -270,7 +270,13 @@ export function toCard(row: ListingRow, near?: GeoPoint): ListingCard {
     weight: weightClass(row.categoryId, row.title),
     distanceMiles: where.distance_miles,
   });
-  return { ...card, ...where, delivered_total_low: totals?.low ?? null, delivered_total_high: totals?.high ?? null };
+  // Set on the card, not spread into a new object: `{ ...card, ...where, … }` took V8's slow
+  // generic copy, ~30 µs a card — most of a near-a-ZIP list request's CPU (bench:api, issue 30).
+  card.distance_miles = where.distance_miles;
+  card.location_precision = where.location_precision;
+  card.delivered_total_low = totals?.low ?? null;
+  card.delivered_total_high = totals?.high ?? null;
+  return card;
 }
 
 export type DetailRow = ListingRow & {

@@ -15,6 +15,9 @@ import {
   type DetailRow,
 } from '../../services/listings/listing-rules.js';
 import { listQuerySchema } from '../../services/listings/listing-schemas.js';
+import { deliveredTotals } from '../../services/listings/delivered-total.js';
+import { distanceMiles } from '../../services/shared/geo/distance.js';
+import { weightClass } from '../../services/valuation/freight.js';
 
 const row: DetailRow = {
   id: 7, slug: 'cat-320-l000000001', title: '2016 Caterpillar 320FL Excavator', make: 'Caterpillar', model: '320FL', year: 2016,
@@ -126,6 +129,21 @@ describe('cards and details', () => {
       currency: 'USD', location: 'Houston, TX', auction_end_date: '2030-06-01T12:30:00.000Z', first_image: 'https://img/1.jpg', image_count: 3,
       category: { id: 1, name: 'Excavators' }, auction_site: { id: 2, name: 'IronPlanet' }, original_url: 'https://site/lot/1',
     });
+  });
+
+  it("adds the distance and the delivered totals to a card when a buyer's point is given", () => {
+    const near = { lat: 32.7767, lon: -96.797 }; // Dallas: Houston is about 225 miles away
+    const placed = { ...row, buyersPremiumPct: 10, priceUsd: 85000 };
+    const card = toCard(placed, near);
+    const miles = distanceMiles(near, { lat: row.lat!, lon: row.lon! });
+    expect(miles).toBeGreaterThan(200);
+    const totals = deliveredTotals({ price: 85000, buyersPremiumPct: 10, weight: weightClass(row.categoryId, row.title), distanceMiles: miles })!;
+    expect(card).toEqual({ ...toCard(placed), distance_miles: miles, location_precision: 'city', delivered_total_low: totals.low, delivered_total_high: totals.high });
+    expect(totals.low).toBeGreaterThan(85000 + 8500);
+    // Unplaced: the fields are there, null.
+    expect(toCard({ ...placed, lat: null, lon: null, geoPrecision: null }, near)).toMatchObject({ distance_miles: null, location_precision: null, delivered_total_low: null, delivered_total_high: null });
+    // Without a point, none of them.
+    expect(Object.keys(toCard(placed))).not.toContain('distance_miles');
   });
 
   it('has no valuation until one exists, and a bounded, cleaned list of comparables after', () => {
