@@ -147,19 +147,29 @@ describe('term ids past 16,383 (two bytes with the weight)', () => {
 describe('IdSlots (listing id → slot)', () => {
   it('agrees with a Map through inserts, updates, deletes and rehashes', () => {
     const random = seededRandom(3);
-    const slots = new IdSlots(4);
+    // The index's per-slot ids: a slot holds its id before it is set, and keeps it.
+    let idAt = new Map<number, number>();
+    const slots = new IdSlots((s) => idAt.get(s) ?? -1, 4);
     const truth = new Map<number, number>();
     for (let i = 0; i < 50_000; i++) {
       const id = Math.floor(random() * 20_000);
       if (random() < 0.3) expect(slots.delete(id)).toBe(truth.delete(id));
       else {
+        idAt.set(i, id);
         slots.set(id, i);
         truth.set(id, i);
       }
-      if (i % 1000 === 0) slots.remap((s) => s + 1), truth.forEach((v, k) => truth.set(k, v + 1));
+      if (i % 1000 === 0) {
+        // Renumbering: every slot moves past the ones still to come, its id with it.
+        idAt = new Map([...idAt].map(([s, v]) => [s + 100_000, v]));
+        slots.remap((s) => s + 100_000);
+        truth.forEach((v, k) => truth.set(k, v + 100_000));
+      }
     }
     expect(slots.size).toBe(truth.size);
     for (let id = 0; id < 20_000; id++) expect(slots.get(id)).toBe(truth.get(id) ?? -1);
+    // A slot that does not hold the id is refused (the table would answer for the wrong listing).
+    expect(() => slots.set(123_456, 0)).toThrow(/does not hold/);
   });
 });
 

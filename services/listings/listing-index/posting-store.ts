@@ -263,9 +263,11 @@ export class PostingStore extends SlotStore {
   protected override grow(to?: number): void {
     super.grow(to);
     const c = this.capacity;
-    const termStart = new Int32Array(c + 1);
-    termStart.set(this.termStart);
-    this.termStart = termStart;
+    if (this.termStart.length !== c + 1) {
+      const termStart = new Int32Array(c + 1);
+      termStart.set(this.termStart);
+      this.termStart = termStart;
+    }
     for (const p of this.allPostings()) p.resize(c);
     this.wordBits.clear();
   }

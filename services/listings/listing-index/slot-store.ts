@@ -62,7 +62,7 @@ export class SlotStore {
   /** The latest `now` the index has expired listings at. */
   protected clock = -Infinity;
   /** The live slot of each listing id. */
-  protected slotOf = new IdSlots();
+  protected slotOf = new IdSlots((s) => this.ids[s]!);
   /** Per slot, a query's visit mark (see nextEpoch); also marks positions in collect(). */
   protected stamp: Uint32Array;
   protected epoch = 0;
@@ -192,7 +192,9 @@ export class SlotStore {
    */
   protected grow(to?: number): void {
     const c = to ?? Math.ceil((this.capacity * 1.25) / 1024) * 1024;
+    // Arrays already that long (a restore adopts its columns first) are kept as they are.
     this.mapSlotArrays((a) => {
+      if (a.length === c) return a;
       const next = sameKind(a, c);
       next.set(a);
       return next;

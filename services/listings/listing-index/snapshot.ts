@@ -217,41 +217,55 @@ export class SnapshotIndex extends QueryCompiler {
     if (this.slotCount > 0 || !this.loading) throw new Error('restoreColumns() is for a new index');
     const n = cols.ids.length;
     checkColumns(cols);
-    if (capacityFor(n) > this.capacity) this.grow(capacityFor(n));
+    const cap = Math.max(this.capacity, capacityFor(n));
     // The reader leaves room for the capacity behind each column: those arrays are taken as they
-    // are (no second copy of the index in memory while it starts); others are copied.
-    const adopt = <T extends Int32Array | Float64Array>(column: T, current: T): T => {
-      const Type = current.constructor as { new (buffer: ArrayBufferLike, offset: number, length: number): T; new (length: number): T };
-      if (column.byteOffset === 0 && column.buffer.byteLength >= current.byteLength) return new Type(column.buffer, 0, current.length);
-      current.set(column);
-      return current;
+    // are, as views of `cap` elements (no second copy of the index in memory while it starts);
+    // others are copied. Adopted before growing, so growing allocates only what is not adopted:
+    // every array allocated and dropped here stays in the process's RSS as allocator free space.
+    const adopt = <T extends Int32Array | Float64Array>(column: T, size: number): T => {
+      const Type = column.constructor as { new (buffer: ArrayBufferLike, offset: number, length: number): T; new (length: number): T };
+      if (column.byteOffset === 0 && column.buffer.byteLength >= size * column.BYTES_PER_ELEMENT) return new Type(column.buffer, 0, size);
+      const copy = new Type(size);
+      copy.set(column);
+      return copy;
     };
-    this.ids = adopt(cols.ids, this.ids);
+    this.ids = adopt(cols.ids, cap);
+    this.score = adopt(cols.score, cap);
+    this.price = adopt(cols.price, cap);
+    this.category = adopt(cols.category, cap);
+    this.stateCode = adopt(cols.stateCode, cap);
+    this.cityCode = adopt(cols.cityCode, cap);
+    this.placeCode = adopt(cols.placeCode, cap);
+    this.endAt = adopt(cols.endAt, cap);
+    this.freight = adopt(cols.freight, cap);
+    this.discount = adopt(cols.discount, cap);
+    this.termStart = adopt(cols.termStart, cap + 1);
+    if (cap > this.capacity) this.grow(cap);
     this.alive.fill(1, 0, n);
-    this.score = adopt(cols.score, this.score);
-    this.price = adopt(cols.price, this.price);
-    this.category = adopt(cols.category, this.category);
-    this.stateCode = adopt(cols.stateCode, this.stateCode);
-    this.cityCode = adopt(cols.cityCode, this.cityCode);
-    this.placeCode = adopt(cols.placeCode, this.placeCode);
-    this.endAt = adopt(cols.endAt, this.endAt);
-    this.freight = adopt(cols.freight, this.freight);
-    this.discount = adopt(cols.discount, this.discount);
     for (let p = 0; p < cols.placeLat.length; p++) this.placeOf(cols.placeLat[p]!, cols.placeLon[p]!);
-    this.termStart = adopt(cols.termStart, this.termStart);
     this.termIds = TermList.adopt(cols.terms);
 
     for (const name of cols.termNames) this.termOf(name);
     for (const name of cols.stateNames) this.codeOf(this.stateIds, this.states, name);
     for (const name of cols.cityNames) this.codeOf(this.cityIds, this.cities, name);
     // Posting lists, sized exactly (a count pass, then a fill pass: no doubling, no spare room).
+    // A frequent term (a bitset, where add() would have made one) gets its bitset filled straight
+    // from the terms: its list would only be dropped (at a million listings most of the terms'
+    // postings are of frequent terms: tens of MB allocated and freed at every start).
     const termCount = new Int32Array(cols.termNames.length);
     for (let i = 0; i < cols.terms.length; i++) termCount[cols.terms[i]! >>> 2]!++;
     const sized = (p: Postings, size: number) => {
       p.list.data = new Int32Array(Math.max(4, size));
       return p;
     };
-    this.terms.forEach((p, term) => sized(p, termCount[term]!));
+    this.terms.forEach((p, term) => {
+      const count = termCount[term]!;
+      if (count >= this.minBitsetPostings) {
+        p.bits = new Uint32Array(this.capacity >>> 5);
+        p.dropList();
+        p.list.length = count;
+      } else sized(p, count);
+    });
     const countBy = (codes: Int32Array, size: number) => {
       const counts = new Int32Array(size);
       for (let k = 0; k < n; k++) if (codes[k]! >= 0) counts[codes[k]!]!++;
@@ -261,14 +275,20 @@ export class SnapshotIndex extends QueryCompiler {
     this.states.forEach((p, code) => sized(p, stateCount[code]!));
     const cityCount = countBy(cols.cityCode, this.cities.length);
     this.cities.forEach((p, code) => sized(p, cityCount[code]!));
+    const categoryCount = new Map<number, number>();
+    for (let k = 0; k < n; k++) categoryCount.set(cols.category[k]!, (categoryCount.get(cols.category[k]!) ?? 0) + 1);
+    for (const [id, count] of categoryCount) this.categories.set(id, sized(new Postings(), count));
+    const terms = this.terms;
     for (let k = 0; k < n; k++) {
+      const word = k >>> 5;
+      const bit = 1 << (k & 31);
       for (let i = cols.termStart[k]!, end = cols.termStart[k + 1]!; i < end; i++) {
-        const p = this.terms[cols.terms[i]! >>> 2]!;
-        p.list.data[p.list.length++] = k;
+        const p = terms[cols.terms[i]! >>> 2]!;
+        if (p.bits) p.bits[word]! |= bit;
+        else p.list.data[p.list.length++] = k;
       }
-      let byCategory = this.categories.get(cols.category[k]!);
-      if (!byCategory) this.categories.set(cols.category[k]!, (byCategory = new Postings()));
-      byCategory.list.push(k);
+      const byCategory = this.categories.get(cols.category[k]!)!;
+      byCategory.list.data[byCategory.list.length++] = k;
       const state = cols.stateCode[k]!;
       if (state >= 0) {
         const p = this.states[state]!;
@@ -280,15 +300,14 @@ export class SnapshotIndex extends QueryCompiler {
         p.list.data[p.list.length++] = k;
       }
     }
-    // Bitsets where add() would have made them: every category, frequent values.
+    // Bitsets where add() would have made them: every category, frequent states and cities.
     for (const p of this.categories.values()) this.fillBits(p);
-    for (const p of [...this.terms, ...this.states, ...this.cities]) if (p.list.length >= this.minBitsetPostings) this.fillBits(p);
-    for (const p of this.terms) p.dropList();
+    for (const p of [...this.states, ...this.cities]) if (p.list.length >= this.minBitsetPostings) this.fillBits(p);
 
     this.buildPlaceGroups(n);
     this.slotCount = n;
     this.liveCount = n;
-    this.slotOf = new IdSlots(n);
+    this.slotOf = new IdSlots((s) => this.ids[s]!, n);
     for (let k = 0; k < n; k++) {
       this.slotOf.set(cols.ids[k]!, k);
       this.listIfOpen(k);
