@@ -375,6 +375,44 @@ describe('ListingIndex', () => {
     }
   });
 
+  it('nearest first, a kept page full: slots appended at new places, nearer, tied at its worst distance or farther, each where it belongs', () => {
+    const random = seededRandom(20261127);
+    const now = 1_800_000_000_000;
+    const truth = new Map<number, IndexedListing>();
+    const initial = Array.from({ length: 3000 }, (_, i) => randomListing(random, 1000 + i, now));
+    for (const l of initial) truth.set(l.id, l);
+    const index = ListingIndex.build(initial, { maxDelta: 64, capacity: 64, distanceScanBelow: 0 });
+    const filter: IndexFilter = { groups: [], near: NEAR[1] };
+    const check = (label: string) => {
+      const expected = reference(truth, filter, 'distance', now).map((l) => l.id);
+      for (const offset of [0, 15, 60]) expect(index.page(filter, 'distance', offset, 15, now), `${label} @${offset}`).toEqual(expected.slice(offset, offset + 15));
+    };
+    check('kept');
+    const put = (l: IndexedListing) => {
+      truth.set(l.id, l);
+      index.upsert(l);
+    };
+    const lot = (id: number, at: { lat: number; lon: number } | null): IndexedListing => ({ ...randomListing(random, id, now), endAt: null, ...(at ?? { lat: null, lon: null }) });
+    // A new place right at the buyer's point, and one just off it: first on the page.
+    put(lot(9001, NEAR[1]!));
+    put(lot(9002, { lat: NEAR[1]!.lat + 0.01, lon: NEAR[1]!.lon }));
+    check('new places nearer');
+    // At the page's worst distance (an existing place) with a lower id than the page's own lots there: ties go by id.
+    const worstId = index.page(filter, 'distance', 60, 15, now).at(-1)!;
+    const worst = truth.get(worstId)!;
+    put(lot(1, { lat: worst.lat!, lon: worst.lon! }));
+    put(lot(99_999, { lat: worst.lat!, lon: worst.lon! }));
+    check('tied at the worst distance');
+    // Farther than every kept lot, at a new place, and unplaced: not on these pages.
+    put(lot(9003, { lat: 25.77, lon: -80.19 }));
+    put(lot(9004, null));
+    check('farther and unplaced');
+    // A kept lot moves next to the buyer (a new slot at a new place).
+    const moved = index.page(filter, 'distance', 45, 15, now)[3]!;
+    put({ ...truth.get(moved)!, lat: NEAR[1]!.lat - 0.02, lon: NEAR[1]!.lon });
+    check('moved nearer');
+  });
+
   it('walks every listed listing exactly once across pages, in each order', () => {
     const random = seededRandom(7);
     const now = 1_800_000_000_000;

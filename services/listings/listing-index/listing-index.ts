@@ -595,7 +595,17 @@ export class ListingIndex extends SnapshotIndex {
         kept = undefined;
         continue;
       }
-      for (let s = kept.upTo; s < this.slotCount; s++) if (this.matches(c, s)) best.offer(key(s), s);
+      const offer = (s: number) => {
+        if (this.matches(c, s)) best.offer(key(s), s);
+      };
+      if (sort === 'distance' && best.full() && best.worst() < Infinity && kept.upTo >= this.placeBase) {
+        // Nearest first, the page full: only a slot at a place no farther than its worst can
+        // enter. Those places' appended slots (their chains, newest first) are read back to upTo,
+        // instead of checking every slot appended since (thousands under writes).
+        const dist = c.placeDist!;
+        const places = this.placesByDistance(c.near!.lat, c.near!.lon);
+        for (let i = 0; i < places.length && dist[places[i]!]! <= best.worst(); i++) this.forEachAppendedAtPlace(places[i]!, kept.upTo, offer);
+      } else for (let s = kept.upTo; s < this.slotCount; s++) offer(s);
       return best.sorted().slice(offset).map((s) => this.ids[s]!);
     }
     return compute(need).slice(offset).map((s) => this.ids[s]!);

@@ -243,6 +243,13 @@ export class PostingStore extends SlotStore {
     for (let s = this.placeHead[group]!; s >= 0; s = next[s - this.placeBase]!) visit(s);
   }
 
+  /** Calls `visit` with every slot appended at a place (-1: the unplaced) from slot `from` (≥ placeBase) on, newest first, dead ones included. */
+  protected forEachAppendedAtPlace(code: number, from: number, visit: (slot: number) => void): void {
+    const next = this.placeNext.data;
+    const base = this.placeBase;
+    for (let s = this.placeHead[code + 1]!; s >= from; s = next[s - base]!) visit(s);
+  }
+
   protected termOf(lexeme: string): number {
     let term = this.vocabulary.get(lexeme);
     if (term === undefined) {
