@@ -58,9 +58,12 @@ export function deliveredPrice(lot: {
 
 /**
  * "Worth the trip": the lot's discount under its fair value exceeds the haul's high estimate, so
- * the bargain survives bringing it home. False without a fair value or a price.
+ * the bargain survives bringing it home. False without a fair value or a price. Counted in whole
+ * cents, as prices are stored (numeric(14,2)): in floats, $1,100.13 − $100.13 is
+ * 1000.0000000000001, "more" than a $1,000 haul. The list (delivered-total.ts) and the alert
+ * matcher's SQL (numeric) decide the same way.
  */
 export function worthTheTrip(lot: { price: number | null; fairValue: number | null }, haulHigh: number): boolean {
   if (lot.price === null || lot.fairValue === null) return false;
-  return lot.fairValue - lot.price > haulHigh;
+  return Math.round(lot.fairValue * 100) - Math.round(lot.price * 100) > Math.round(haulHigh * 100);
 }

@@ -5,9 +5,9 @@
  * the alert is turned off, a price drop notifies again, and the daily digest gathers matches.
  */
 import { randomInt } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertNotifications, listings, users } from '../../db/schema/index.js';
+import { alertNotifications, alerts, listings, users } from '../../db/schema/index.js';
 import type { ApiApp } from '../../services/api/app.js';
 import { alertMatches, worthTheTripFor } from '../../services/alerts/alert-matching.js';
 import type { AlertCriteria } from '../../services/alerts/alert-rules.js';
@@ -26,6 +26,8 @@ import { insertListings, insertSource } from '../support/listing-fixtures.js';
 import { geocode, lookupZip } from '../../services/shared/geo/gazetteer.js';
 import { distanceMiles } from '../../services/shared/geo/distance.js';
 import { waitFor } from '../support/wait.js';
+import { haulEstimate } from '../../services/valuation/freight.js';
+import { worthTheTripExact } from '../../services/listings/delivered-total.js';
 
 const HOUR = 3_600_000;
 
@@ -54,6 +56,36 @@ describe('matching SQL agrees with the pure rule', () => {
     ({ app, ctx, close } = await createTestApp());
   });
   afterAll(async () => close());
+
+  it('worth the trip at the exact cent: a discount equal to the haul is not worth it, a cent more is (SQL, pure rule and list agree)', async () => {
+    const owner = await registerUser(app);
+    const criteria: AlertCriteria = {
+      categoryId: 1, priceMin: null, priceMax: null, state: null, condition: null, deliveryMethod: 'email', frequency: 'instant',
+      dealLevel: 'good', minDealScore: null, includeUnscored: false, keywords: null, keywordTerms: null, isActive: true,
+      nearZip: '75201', nearLat: DALLAS.lat, nearLon: DALLAS.lon, radiusMiles: null, worthTheTrip: true,
+    };
+    const row = await insertAlertWithinLimit(ctx.database.db, owner.user.id, criteria, null);
+    if (row === 'limit') throw new Error('no limit expected');
+    const place = PLACES[4]!; // Tulsa
+    const haul = haulEstimate('compact', distanceMiles(DALLAS, place as { lat: number; lon: number })).high;
+    // $100.13 and a fair value exactly the haul above it: in floats the difference is a hair over the haul.
+    const fairAt = (cents: number) => (10_013 + haul * 100 + cents) / 100;
+    expect(fairAt(0) - 100.13).toBeGreaterThan(haul);
+    const lot = (fairValue: number, i: number) => ({
+      title: `Kubota KX040 mini excavator #${i}`, make: 'Kubota', model: 'KX040', description: '', categoryId: 1, priceUsd: 100.13, state: 'OK',
+      condition: null, dealScore: 800, fairValue, status: 'open' as const, auctionEndAt: null, ...place,
+    });
+    const [tie, cent] = await insertListings(ctx.database.db, await insertSource(ctx.database.db), [lot(fairAt(0), 1), lot(fairAt(1), 2)]);
+    expect(worthTheTripFor(criteria, tie!)).toBe(false);
+    expect(worthTheTripFor(criteria, cent!)).toBe(true);
+    expect([tie, cent].map((l) => worthTheTripExact(l!.priceUsd, l!.fairValue ?? null, haul))).toEqual([false, true]);
+    await matchChangedListings(ctx.database.db, [tie!, cent!].map((l) => ({ listingId: l.id, trigger: 'scored' as const })));
+    expect((await listAlertNotifications(ctx.database.db, row.id)).map((n) => n.listingId)).toEqual([cent!.id]);
+    // Leave nothing behind for the next test (it compares every notification in the database).
+    await ctx.database.db.delete(alertNotifications).where(eq(alertNotifications.alertId, row.id));
+    await ctx.database.db.update(alerts).set({ isActive: false }).where(eq(alerts.id, row.id));
+    await ctx.database.db.update(listings).set({ status: 'closed' }).where(inArray(listings.id, [tie!.id, cent!.id]));
+  });
 
   it('on random alerts and listings, and a second run of the batch records nothing', async () => {
     const db = ctx.database.db;

@@ -251,10 +251,11 @@ export function matchStatement(changes: ChangedListing[], now: Date, classes: Re
         AND (a.radius_miles IS NULL OR (k.lat IS NOT NULL AND k.lon IS NOT NULL
              AND geo_distance_miles(a.near_lat, a.near_lon, k.lat, k.lon) <= a.radius_miles))
         -- worth the trip: the discount under fair value exceeds the haul's high estimate from the
-        -- alert's ZIP code (worthTheTripFor in alert-matching.ts); unplaced, unvalued or unpriced lots never
+        -- alert's ZIP code (worthTheTripFor in alert-matching.ts), in numeric (whole cents, as the
+        -- pure rule and the list count it); unplaced, unvalued or unpriced lots never
         AND (NOT a.worth_the_trip OR (k.lat IS NOT NULL AND k.lon IS NOT NULL AND a.near_lat IS NOT NULL AND a.near_lon IS NOT NULL
              AND k.price_usd IS NOT NULL AND k.fair_value IS NOT NULL AND k.weight_class IS NOT NULL
-             AND k.fair_value::float8 - k.price_usd::float8 > ${haulHighSql(sql`k.weight_class`, sql`geo_distance_miles(a.near_lat, a.near_lon, k.lat, k.lon)`)}))
+             AND k.fair_value - k.price_usd > ${haulHighSql(sql`k.weight_class`, sql`geo_distance_miles(a.near_lat, a.near_lon, k.lat, k.lon)`)}::numeric))
         AND (a.keyword_terms IS NULL OR NOT EXISTS (SELECT 1 FROM unnest(a.keyword_terms) AS t WHERE strpos(k.haystack, t) = 0))
         AND (prev.alert_id IS NULL OR k.price_usd <= prev.lowest * ${MATERIAL_PRICE_DROP} OR k.rank > prev.best_rank)
     ),
