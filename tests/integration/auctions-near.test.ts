@@ -98,6 +98,21 @@ describe('GET /api/auctions/list/ near a ZIP code', () => {
     }
   });
 
+  it("the database's distance: NULL from or to nowhere (not half the Earth), the product's distance otherwise, and still inlined", async () => {
+    const p = lookupZip('50309')!;
+    const q = geocode({ city: 'Houston', state: 'TX' })!;
+    const [row] = (await db.execute(sql`
+      SELECT geo_distance_miles(${p.lat}, ${p.lon}, ${q.lat}, ${q.lon}) AS d,
+             geo_distance_miles(NULL, ${p.lon}, ${q.lat}, ${q.lon}) AS from_nowhere,
+             geo_distance_miles(${p.lat}, ${p.lon}, ${q.lat}, NULL) AS to_nowhere`)) as unknown as Array<{ d: number; from_nowhere: number | null; to_nowhere: number | null }>;
+    expect(row).toEqual({ d: distanceMiles(p, q), from_nowhere: null, to_nowhere: null });
+    // Inlined: the plan computes the expression itself (a call per row would cost every radius query).
+    const plan = (await db.execute(sql`EXPLAIN (VERBOSE, COSTS OFF) SELECT geo_distance_miles(${p.lat}::float8, ${p.lon}::float8, l.lat, l.lon) FROM listings l`)) as unknown as Array<Record<string, string>>;
+    const text = plan.map((r) => Object.values(r)[0]).join('\n');
+    expect(text).toContain('asin');
+    expect(text).not.toContain('geo_distance_miles');
+  });
+
   it('filters by radius (300 miles and others), alone and with a category and another order', async () => {
     for (const zip of BUYER_ZIPS) {
       for (const radius of [0, 50, 150, 300, 1200]) {
@@ -233,7 +248,7 @@ describe('GET /api/auctions/list/ by the price delivered', () => {
       placed AS (
         SELECT l.id, l.deal_score, l.price_usd::float8 AS price, l.price_usd AS price_exact, l.fair_value,
           l.buyers_premium_pct::float8 AS pct,
-          -- geo_distance_miles is not strict: with a NULL point it answers half the Earth's circumference
+          -- unplaced: no road miles (geo_distance_miles is NULL there since migration 0046)
           CASE WHEN l.lat IS NOT NULL AND l.lon IS NOT NULL THEN floor(geo_distance_miles(${p.lat}, ${p.lon}, l.lat, l.lon) * 1.2 + 0.5) END AS road, r.*
         FROM listings l JOIN w ON w.id = l.id JOIN r ON r.weight = w.weight
         WHERE l.status = 'open' AND (l.auction_end_at IS NULL OR l.auction_end_at > now())),
