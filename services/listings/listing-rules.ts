@@ -394,14 +394,19 @@ export function toDetail(
     where.distance_miles === null || where.location_precision === null
       ? null
       : deliveredPrice({
-          price: row.price,
+          // In USD, as the cards' delivered totals, the list's filters and the hauls are: a lot
+          // listed in another currency is converted as the list converts it.
+          price: row.priceUsd ?? null,
           buyersPremiumPct: row.buyersPremiumPct,
           categoryId: row.categoryId,
           title: row.title,
           distanceMiles: where.distance_miles,
           precision: where.location_precision,
         });
-  return { ...detail, ...where, delivered };
+  detail.distance_miles = where.distance_miles;
+  detail.location_precision = where.location_precision;
+  detail.delivered = delivered;
+  return detail;
 }
 
 /** Observations → price history, oldest first, one point per change of price. */

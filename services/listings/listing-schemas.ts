@@ -172,7 +172,7 @@ export const pricePointSchema = z.object({ observed_at: z.string(), price: z.num
 
 /** What the lot costs at the buyer's ZIP code (issue 30): see docs/delivered-price.md. */
 export const deliveredSchema = z.object({
-  price: z.number().nullable().describe('What the buyer pays the seller now before premium (current bid, else asking price); null: price on request.'),
+  price: z.number().nullable().describe('What the buyer pays the seller now before premium (current bid, else asking price), in USD (price_usd, as the cards); null: price on request.'),
   premium: z.number().nullable().describe("The buyer's premium in USD when the source states its rate; null when it does not."),
   haul_low: z.number().describe('The haul estimate, low end (USD).'),
   haul_high: z.number().describe('The haul estimate, high end (USD).'),

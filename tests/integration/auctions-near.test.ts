@@ -196,6 +196,17 @@ describe('GET /api/auctions/list/ near a ZIP code', () => {
     expect(d.total_low).toBe(50000 + 5000 + 800);
     expect(d.total_high).toBe(50000 + 5000 + 2500);
     expect(d.basis).toMatch(/lowboy/);
+    // A lot listed in another currency: delivered in USD, as its card says it (price_usd).
+    const [cad] = await insertListings(db, site, [
+      {
+        title: '2016 Caterpillar 320FL Excavator (CAD)', categoryId: 1, city: 'Omaha', state: 'NE', lat: omaha.lat, lon: omaha.lon, geoPrecision: 'city',
+        currency: 'CAD', currentBid: 70000, priceUsd: 50000, bidCount: 3, buyersPremiumPct: 10,
+      },
+    ]);
+    const inCad = (await app.inject({ method: 'GET', url: `/api/auctions/detail/${cad!.id}/?near=50309` })).json().data;
+    expect(inCad.delivered).toMatchObject({ price: 50000, premium: 5000, total_low: 55800, total_high: 57500 });
+    const cards = (await list('near=50309&sort_by=delivered&max_delivered=57500&min_price=49000&max_price=51000')).data.items;
+    expect(cards.find((c) => c.id === cad!.id)).toMatchObject({ delivered_total_low: 55800, delivered_total_high: 57500 });
     const none = (await app.inject({ method: 'GET', url: `/api/auctions/detail/${unplaced!.id}/?near=50309` })).json().data;
     expect(none).toMatchObject({ distance_miles: null, location_precision: null, delivered: null });
     await db.execute(sql`DELETE FROM listings WHERE source_id = ${site.id}`);
