@@ -115,6 +115,7 @@ export class ListingIndex extends SnapshotIndex {
     // Many candidates: AND the bitsets 32 slots at a time, check the rest only where all hold.
     for (const group of [...c.groups]) if (group.bitsets.length > 0) this.materialise(c, group);
     const rest = this.hasRest(c);
+    if (rest && c.groups.length === 0 && c.category < 0 && c.state < 0 && c.city < 0) return this.countByPriceAndPlace(c, words);
     const required = c.required;
     let n = 0;
     for (let w = 0; w < words; w++) {
@@ -128,6 +129,49 @@ export class ListingIndex extends SnapshotIndex {
           v ^= low;
         }
       } else n += popcount(v);
+    }
+    return n;
+  }
+
+  /**
+   * A count whose per-slot checks are only price bounds, a radius and the delivered filters (the
+   * near-a-ZIP shapes: every listed listing is a candidate, a million checks): passesRest's
+   * checks inlined in one loop over typed arrays, several times faster than the general path —
+   * such a count runs on the event loop, every few seconds per filter as the count cache expires.
+   * Exactly passesRest's and passesDelivered's rules.
+   */
+  protected countByPriceAndPlace(c: Compiled, words: number): number {
+    const required = c.required;
+    const price = this.price;
+    const place = this.placeCode;
+    const freight = this.freight;
+    const discount = this.discount;
+    const dist = c.placeDist;
+    const hauls = c.haulHigh;
+    const { hasMin, min, hasMax, max, hasRadius, radius, worthTheTrip, hasMaxDelivered, maxDelivered } = c;
+    const needsPlace = hasRadius || hauls !== null;
+    let n = 0;
+    for (let w = 0; w < words; w++) {
+      let v = required[0]![w]!;
+      for (let k = 1; k < required.length && v !== 0; k++) v &= required[k]![w]!;
+      while (v !== 0) {
+        const low = v & -v;
+        const s = (w << 5) + (31 - Math.clz32(low));
+        v ^= low;
+        if (hasMin && !(price[s]! >= min)) continue;
+        if (hasMax && !(price[s]! <= max)) continue;
+        if (needsPlace) {
+          const p = place[s]!;
+          if (p < 0) continue;
+          if (hasRadius && !(dist![p]! <= radius)) continue;
+          if (hauls !== null) {
+            const haul = hauls[(p << 2) | (freight[s]! & 3)]!;
+            if (worthTheTrip && !(discount[s]! > haul)) continue;
+            if (hasMaxDelivered && (!(price[s]! <= maxDelivered) || !(this.deliveredHigh(s, haul) <= maxDelivered))) continue;
+          }
+        }
+        n++;
+      }
     }
     return n;
   }
