@@ -10,7 +10,8 @@ import path from 'node:path';
 import { CATEGORIES, OTHER_CATEGORY_ID } from '../../services/shared/categories.js';
 import { readWestAuction } from '../../services/shared/datasets/westauction.js';
 import { evaluate, modelMedianBaseline, protocolFigures, type EvaluationFigures, type ProtocolFigures, type ProtocolRow } from '../../services/valuation/evaluation.js';
-import { saleSource, trainFairValueModel, type FairValueModel } from '../../services/valuation/fair-value-model.js';
+import { saleSource, trainFairValueModel, type FairValueModel, type TrainOptions } from '../../services/valuation/fair-value-model.js';
+import { withFinalValueCalibration } from '../../services/scorer/final-value-calibration.js';
 import { westAuctionToSale } from '../../services/valuation/westauction-sales.js';
 import { fastIronToSale } from '../../services/valuation/fastiron-sales.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
@@ -20,8 +21,8 @@ import { parseArgs, type CliCommand } from './command.js';
 import { textTable } from './table.js';
 
 export const MODEL_EVAL_USAGE =
-  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--save-model <file>] [--json]\n' +
-  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--save-model <file>] [--json]';
+  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file>] [--json]\n' +
+  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file>] [--json]';
 
 export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
   const v = flags[name];
@@ -100,6 +101,18 @@ function printProtocol(figures: ProtocolFigures, out: (line: string) => void) {
     out(line);
 }
 
+/**
+ * What the deal score's claims are calibrated on: the errors of the values the scorer writes for the
+ * held-out sales (`values`, the default and what production trains with), or the trees' own errors
+ * (`trees`, the calibration before 2026-11-27), to compare the two on the same split.
+ */
+function trainOptions(flags: Record<string, string | true>): TrainOptions {
+  const v = flags['calibrate-on'];
+  if (v === undefined || v === 'values') return withFinalValueCalibration();
+  if (v === 'trees') return {};
+  throw new UsageError('--calibrate-on takes values or trees');
+}
+
 function hoursFlag(flags: Record<string, string | true>): number | undefined {
   const v = flags['offers-for-hours'];
   if (v === undefined) return undefined;
@@ -146,6 +159,7 @@ const WEST_TEST_FROM = new Date('2025-07-01T00:00:00Z');
 
 async function runWestProtocol(flags: Record<string, string | true>, out: (line: string) => void): Promise<number> {
   hoursFlag(flags);
+  trainOptions(flags);
   const dir = typeof flags.data === 'string' ? flags.data : path.resolve('../shared/data');
   const fi = path.join(dir, 'bulldozers');
   const fastIron = [
@@ -171,7 +185,7 @@ async function runWestProtocol(flags: Record<string, string | true>, out: (line:
   }
   out(`test:  ${test.length} West Auctions machine lots closed from ${testFrom.toISOString().slice(0, 10)}${testBefore ? ` before ${testBefore.toISOString().slice(0, 10)}` : ''}: ${[...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
   const started = process.cpuUsage();
-  const { model, seconds } = trainFairValueModel(train);
+  const { model, seconds } = trainFairValueModel(train, trainOptions(flags));
   const cpu = process.cpuUsage(started);
   out(`trained in ${seconds.toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU: ${model.treeCount} trees`);
   for (const [source, h] of Object.entries(model.data.holdout.bySource ?? {})) {
@@ -195,6 +209,7 @@ export async function runModelEval(args: string[], out: (line: string) => void =
     }
     if (typeof flags.train !== 'string' || typeof flags.test !== 'string') throw new UsageError('--train and --test are required');
     hoursFlag(flags);
+    trainOptions(flags);
     const trainBefore = dateFlag(flags, 'train-before');
     const testFrom = dateFlag(flags, 'test-from');
     const testBefore = dateFlag(flags, 'test-before');
@@ -209,7 +224,7 @@ export async function runModelEval(args: string[], out: (line: string) => void =
     };
     out(`train: ${train.sales.length} sales (${span(train.sales)})${train.unpriced ? `, ${train.unpriced} rows without a price skipped` : ''}`);
     out(`test:  ${test.sales.length} sales (${span(test.sales)})${test.unpriced ? `, ${test.unpriced} rows without a price skipped` : ''}`);
-    const { model, seconds } = trainFairValueModel(train.sales);
+    const { model, seconds } = trainFairValueModel(train.sales, trainOptions(flags));
     out(`trained in ${seconds.toFixed(1)} s: ${1 + (model.data.extraGbdts?.length ?? 0)} boosted models, ${model.treeCount} trees; time-holdout RMSLE ${model.data.holdout.rmsle.toFixed(4)} on the latest ${model.data.holdout.rows} training sales`);
     const started = performance.now();
     const written = scorerValuations(model, train.sales, test.sales);

@@ -2,12 +2,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { trainFairValueModel, type TrainOptions } from '../valuation/fair-value-model.js';
 import type { TrainingSale } from '../valuation/features.js';
+import { withFinalValueCalibration } from './final-value-calibration.js';
 
 const { sales, options } = workerData as { sales: TrainingSale[]; options: TrainOptions };
 try {
   const cpu = process.cpuUsage();
   const onProgress = (message: string) => parentPort!.postMessage({ progress: message });
-  const { model, seconds } = trainFairValueModel(sales, { ...options, onProgress });
+  const { model, seconds } = trainFairValueModel(sales, { ...withFinalValueCalibration(options), onProgress });
   const used = process.cpuUsage(cpu);
   parentPort!.postMessage({ ok: true, model: model.toJSON(), seconds, cpuSeconds: (used.user + used.system) / 1e6 });
 } catch (err) {

@@ -345,6 +345,25 @@ function marketKnots(ranges: SerializedFairValueModel['ranges'], range: RangeQua
   return floor ? atLeastAsWide(base, floor) : base;
 }
 
+/**
+ * The ranges with the deal score's distributions of another calibration (`from`): knots, per-type
+ * scales and per-type floored knots from it, the 10–90% ranges and the sources' floors kept.
+ */
+function withKnotsOf(
+  ranges: SerializedFairValueModel['ranges'],
+  from: { overall: RangeQuantiles; byBucket: (RangeQuantiles | null)[]; bySource: Record<string, RangeQuantiles>; typeScale: Record<string, number>; typeKnots: Record<string, number[]> },
+): SerializedFairValueModel['ranges'] {
+  const knotsOf = (range: RangeQuantiles, other: RangeQuantiles | null | undefined): RangeQuantiles => ({ ...range, knots: other?.knots ?? range.knots });
+  return {
+    ...ranges,
+    overall: knotsOf(ranges.overall, from.overall),
+    byBucket: ranges.byBucket.map((b, i) => b && knotsOf(b, from.byBucket[i])),
+    bySource: Object.fromEntries(Object.entries(ranges.bySource ?? {}).map(([k, r]) => [k, knotsOf(r, from.bySource[k])])),
+    typeScale: from.typeScale,
+    typeKnots: from.typeKnots,
+  };
+}
+
 /** A type needs this many held-out sales of its source to get its own spread (typeScale). */
 const MIN_TYPE_HOLDOUT = 150;
 
@@ -406,6 +425,14 @@ export type TrainOptions = {
   minTrainingPrice?: number;
   /** Told what training is doing, for a progress line (not serialisable: the thread passes its own). */
   onProgress?: (message: string) => void;
+  /**
+   * The fair values the scorer writes for the held-out sales (null where none), valued by the
+   * holdout fit with comparables drawn only from the earlier sales (`fit`; both as sold, in their
+   * own dollars): when given, the deal score's distributions are calibrated on the errors of these
+   * values — the value a buyer is shown, which rests on comparables — instead of the trees' own
+   * (services/scorer/final-value-calibration.ts). Not serialisable: the training thread passes its own.
+   */
+  finalValues?: (holdoutModel: FairValueModel, fit: TrainingSale[], holdout: TrainingSale[]) => (number | null)[];
   /** Handed the held-out sales and their log residuals (true − predicted), for calibration studies. */
   onHoldout?: (rows: TrainingSale[], residuals: number[], parts: { trees: number[]; neighbours: number[] }) => void;
 };
@@ -605,15 +632,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const holdoutNeighbours = holdout.map((r) => neighbourLogPrice(fitNeighbours, r));
   const holdoutPred = holdoutTrees.map((l, i) => blendNeighbours(l, holdoutNeighbours[i]!, neighbourBlend));
   const fitSupport = countSupport(fit);
-  const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
-  const all: number[] = [];
-  let se = 0;
-  holdout.forEach((r, i) => {
-    const residual = holdoutY[i]! - holdoutPred[i]!;
-    se += residual * residual;
-    all.push(residual);
-    residualsByBucket[supportBucket(fitSupport[supportKey(r)] ?? 0)]!.push(residual);
-  });
+  const all = holdout.map((_, i) => holdoutY[i]! - holdoutPred[i]!);
+  const se = all.reduce((a, e) => a + e * e, 0);
   opts.onHoldout?.(holdout, all, { trees: [...holdoutTrees], neighbours: holdoutNeighbours });
   const tail = (1 - coverage) / 2;
   const quantiles = (values: number[]): RangeQuantiles => {
@@ -624,38 +644,62 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const sortedAll = [...all].sort((a, b) => a - b);
   const logOffset = (opts.driftShare ?? DEFAULT_DRIFT_SHARE) * quantile(sortedAll, 0.5);
   const shifted = (values: number[]) => values.map((v) => v - logOffset);
-  const overall = quantiles(shifted(all));
-  const byBucket = residualsByBucket.map((values) => (values.length >= 40 ? quantiles(shifted(values)) : null));
-  const residualsBySource = new Map<string, number[]>();
-  holdout.forEach((r, i) => {
-    const key = saleSource(r);
-    let list = residualsBySource.get(key);
-    if (!list) residualsBySource.set(key, (list = []));
-    list.push(all[i]!);
-  });
   // an online source's range spans its held-out errors' 5–95% (ONLINE_RANGE_TAIL): on the two West
   // folds of the training period a 10–90% range held only 34–47% of the next quarter's lots, as an
   // online auction's later lots differ from its latest ones more than its latest from its earlier
   const onlineTail = opts.onlineRangeTail ?? ONLINE_RANGE_TAIL;
-  // A source with few held-out sales (FEW_HELD_OUT) claims no more than the per-type median price
-  // would: each type's distribution is at least as wide as the spread of the source's own earlier
-  // lots of that type around their median (types with under MIN_BASELINE_LOTS lots: all types
-  // pooled). Chosen on the training-period fold (West lots of Apr–Jun 2025): its 49 held-out lots
-  // spread ±0.1 log in their middle half, and the next quarter's lots were called good 1 time in 9
-  // at their own price; floored per type, 1 in 50 (docs/valuation.md, "Deal flags").
-  const typeKnots: Record<string, number[]> = {};
-  const sourceQuantiles = (source: string, values: number[]): RangeQuantiles => {
-    if (source === 'fastiron') return quantiles(shifted(values));
-    const sorted = shifted(values).sort((a, b) => a - b);
-    let own = residualKnots(sorted);
-    if (own && values.length < FEW_HELD_OUT) {
-      const baseline = baselineKnots(fit.filter((r) => saleSource(r) === source).map((r) => ({ type: String(r.categoryId), logPrice: Math.log1p(r.price) })));
-      for (const [type, floor] of Object.entries(baseline.byType)) typeKnots[`${source}|${type}`] = atLeastAsWide(own, floor);
-      if (baseline.pooled) own = atLeastAsWide(own, baseline.pooled);
+  /** The ranges and the deal score's distributions from one log residual per held-out sale. */
+  const calibrate = (residuals: number[]) => {
+    const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
+    holdout.forEach((r, i) => residualsByBucket[supportBucket(fitSupport[supportKey(r)] ?? 0)]!.push(residuals[i]!));
+    const overall = quantiles(shifted(residuals));
+    const byBucket = residualsByBucket.map((values) => (values.length >= 40 ? quantiles(shifted(values)) : null));
+    const residualsBySource = new Map<string, number[]>();
+    holdout.forEach((r, i) => {
+      const key = saleSource(r);
+      let list = residualsBySource.get(key);
+      if (!list) residualsBySource.set(key, (list = []));
+      list.push(residuals[i]!);
+    });
+    // A source with few held-out sales (FEW_HELD_OUT) claims no more than the per-type median price
+    // would: each type's distribution is at least as wide as the spread of the source's own earlier
+    // lots of that type around their median (types with under MIN_BASELINE_LOTS lots: all types
+    // pooled). Chosen on the training-period fold (West lots of Apr–Jun 2025): its 49 held-out lots
+    // spread ±0.1 log in their middle half, and the next quarter's lots were called good 1 time in 9
+    // at their own price; floored per type, 1 in 50 (docs/valuation.md, "Deal flags").
+    const typeKnots: Record<string, number[]> = {};
+    const sourceQuantiles = (source: string, values: number[]): RangeQuantiles => {
+      if (source === 'fastiron') return quantiles(shifted(values));
+      const sorted = shifted(values).sort((a, b) => a - b);
+      let own = residualKnots(sorted);
+      if (own && values.length < FEW_HELD_OUT) {
+        const baseline = baselineKnots(fit.filter((r) => saleSource(r) === source).map((r) => ({ type: String(r.categoryId), logPrice: Math.log1p(r.price) })));
+        for (const [type, floor] of Object.entries(baseline.byType)) typeKnots[`${source}|${type}`] = atLeastAsWide(own, floor);
+        if (baseline.pooled) own = atLeastAsWide(own, baseline.pooled);
+      }
+      return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length, knots: own ?? undefined };
+    };
+    const bySource = Object.fromEntries([...residualsBySource].filter(([, v]) => v.length >= MIN_SOURCE_HOLDOUT).map(([k, v]) => [k, sourceQuantiles(k, v)]));
+    // per type, how much wider or narrower its errors spread than its source's: Fast Iron's backhoe
+    // loaders land within ±0.19 log of the value, its graders ±0.31 — one spread for both over-claims
+    // graders and under-claims backhoes
+    const residualsByType = new Map<string, number[]>();
+    holdout.forEach((r, i) => {
+      const key = `${saleSource(r)}|${r.categoryId}`;
+      let list = residualsByType.get(key);
+      if (!list) residualsByType.set(key, (list = []));
+      list.push(residuals[i]!);
+    });
+    const typeScale: Record<string, number> = {};
+    for (const [key, values] of residualsByType) {
+      const source = key.slice(0, key.lastIndexOf('|'));
+      if (values.length < MIN_TYPE_HOLDOUT || !bySource[source]) continue;
+      const ratio = spread(values) / Math.max(1e-6, spread(residualsBySource.get(source)!));
+      typeScale[key] = Math.round(Math.min(1.6, Math.max(0.6, ratio)) * 1000) / 1000;
     }
-    return { low: quantile(sorted, onlineTail), high: quantile(sorted, 1 - onlineTail), samples: sorted.length, knots: own ?? undefined };
+    return { overall, byBucket, bySource, typeScale, typeKnots, residualsBySource };
   };
-  const rangesBySource = Object.fromEntries([...residualsBySource].filter(([, v]) => v.length >= MIN_SOURCE_HOLDOUT).map(([k, v]) => [k, sourceQuantiles(k, v)]));
+  const onTrees = calibrate(all);
   // A source with sold lots but too few for its own calibration window borrows the support buckets'
   // distribution, learned mostly on Fast Iron's dealer sales: on the training-period fold of
   // Jan–Mar 2025 (129 West lots in training, none held out) it called 23% of West lots at their own
@@ -663,43 +707,34 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   // a source with a small window is (docs/valuation.md, "Deal flags").
   const sourceFloor: Record<string, number[]> = {};
   for (const [source, list] of bySource) {
-    if (source === 'fastiron' || rangesBySource[source]) continue;
+    if (source === 'fastiron' || onTrees.bySource[source]) continue;
     const baseline = baselineKnots(list.map((r) => ({ type: String(r.categoryId), logPrice: Math.log1p(r.price) })));
     for (const [type, knots] of Object.entries(baseline.byType)) sourceFloor[`${source}|${type}`] = knots;
     if (baseline.pooled) sourceFloor[source] = baseline.pooled;
-  }
-  // per type, how much wider or narrower its errors spread than its source's: Fast Iron's backhoe
-  // loaders land within ±0.19 log of the value, its graders ±0.31 — one spread for both over-claims
-  // graders and under-claims backhoes
-  const residualsByType = new Map<string, number[]>();
-  holdout.forEach((r, i) => {
-    const key = `${saleSource(r)}|${r.categoryId}`;
-    let list = residualsByType.get(key);
-    if (!list) residualsByType.set(key, (list = []));
-    list.push(all[i]!);
-  });
-  const typeScale: Record<string, number> = {};
-  for (const [key, values] of residualsByType) {
-    const source = key.slice(0, key.lastIndexOf('|'));
-    if (values.length < MIN_TYPE_HOLDOUT || !rangesBySource[source]) continue;
-    const ratio = spread(values) / Math.max(1e-6, spread(residualsBySource.get(source)!));
-    typeScale[key] = Math.round(Math.min(1.6, Math.max(0.6, ratio)) * 1000) / 1000;
   }
   const typeSales: Record<string, number> = {};
   for (const s of usable) typeSales[String(s.categoryId)] = (typeSales[String(s.categoryId)] ?? 0) + 1;
 
   const holdoutBySource = Object.fromEntries(
-    [...residualsBySource].map(([k, v]) => [k, { rows: v.length, rmsle: Math.sqrt(v.reduce((a, e) => a + e * e, 0) / v.length), medianLogError: -quantile([...v].sort((a, b) => a - b), 0.5) }]),
+    [...onTrees.residualsBySource].map(([k, v]) => [k, { rows: v.length, rmsle: Math.sqrt(v.reduce((a, e) => a + e * e, 0) / v.length), medianLogError: -quantile([...v].sort((a, b) => a - b), 0.5) }]),
   );
   const holdoutFigures = { rows: holdout.length, rmsle: Math.sqrt(se / holdout.length), trees: firstMembers[0]!.report.bestIteration, bySource: holdoutBySource };
-  if (opts.holdoutOnly) {
-    const model = new FairValueModel({
+  let ranges: SerializedFairValueModel['ranges'] = {
+    overall: onTrees.overall,
+    byBucket: onTrees.byBucket,
+    bySource: onTrees.bySource,
+    typeScale: onTrees.typeScale,
+    typeKnots: onTrees.typeKnots,
+    sourceFloor,
+  };
+  const holdoutModel = () =>
+    new FairValueModel({
       format: 'fair-value-v1',
       vocabulary: fitVocab,
       targetEncoding: fitTe,
       gbdt: firstMembers[0]!.model.toJSON(),
       extraGbdts: firstMembers.slice(1).map((f) => f.model.toJSON()),
-      ranges: { overall, byBucket, bySource: rangesBySource, typeScale, typeKnots, sourceFloor },
+      ranges,
       modelSupport: fitSupport,
       typeSales,
       priceIndex,
@@ -714,8 +749,21 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
       lotNeighbours: fitNeighbours,
       neighbourBlend,
     });
-    return { model, seconds: (performance.now() - started) / 1000 };
+  if (opts.finalValues) {
+    // The claims calibrated on the errors of the value a buyer is shown: each held-out sale valued
+    // by the holdout fit as the scorer values a listing (comparables only from the earlier sales,
+    // the value resting on them), at its own price as sold. The range stays the trees' (accuracy's).
+    progress(`calibrating the deal score on the scorer's values of the ${holdout.length} held-out sales`);
+    const raw = new Map(usable.map((s, i) => [s, asSold[i]!]));
+    const heldOut = holdout.map((s) => raw.get(s) ?? s);
+    const values = opts.finalValues(holdoutModel(), fit.map((s) => raw.get(s) ?? s), heldOut);
+    const residuals = heldOut.map((s, i) => {
+      const v = values[i];
+      return v !== null && v !== undefined && v > 0 ? Math.log1p(s.price) - Math.log1p(v) : all[i]!;
+    });
+    ranges = withKnotsOf(ranges, calibrate(residuals));
   }
+  if (opts.holdoutOnly) return { model: holdoutModel(), seconds: (performance.now() - started) / 1000 };
 
   // 2. refit on everything with a few more trees than the holdout fit needed (more data)
   const vocabulary = buildVocabulary(usable);
@@ -735,7 +783,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     targetEncoding,
     gbdt: finals[0]!.toJSON(),
     extraGbdts: finals.slice(1).map((m) => m.toJSON()),
-    ranges: { overall, byBucket, bySource: rangesBySource, typeScale, typeKnots, sourceFloor },
+    ranges,
     modelSupport: countSupport(usable),
     typeSales,
     priceIndex,
