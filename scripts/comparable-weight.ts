@@ -61,16 +61,18 @@ const median = (v: number[]) => {
   return s.length === 0 ? NaN : s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2;
 };
 
-type Row = { sale: TrainingSale; e: ValuationEvidence; typeMedianLog: number };
+type Row = { sale: TrainingSale; e: ValuationEvidence; typeMedianLog: number; shift?: number };
 
 /** RMSLE, range coverage and per-type median log error with comparables counting `weight(row)` each, blended `towardsMedian` of the way to the type's median. */
-function figures(rows: Row[], weight: (r: Row) => number, towardsMedian = 0) {
+function figures(rows: Row[], weight: (r: Row) => number, towardsMedian = 0, sharpness = 1) {
   let se = 0;
   let inside = 0;
   const errors = new Map<string, number[]>();
   for (const r of rows) {
-    const v = restOnComparables(r.e.tree, r.e.comparablesLog, comparablesShare(r.e.ranked, weight(r)));
-    const log = (1 - towardsMedian) * v.logPrice + towardsMedian * r.typeMedianLog;
+    // sharpness p: each comparable counts likeness^p (1: as the scorer counts)
+    const ranked = sharpness === 1 ? r.e.ranked : r.e.ranked.map((c) => ({ machineDistance: c.machineDistance * sharpness }));
+    const v = restOnComparables(r.e.tree, r.e.comparablesLog, comparablesShare(ranked, weight(r)));
+    const log = (1 - towardsMedian) * v.logPrice + towardsMedian * r.typeMedianLog + (r.shift ?? 0);
     const f = Math.expm1(log) / v.fairValue;
     const truth = Math.log1p(r.sale.price);
     se += (log - truth) ** 2;
@@ -104,6 +106,10 @@ const label = (w: number) => (w > 0 && w < 1 ? `1/${Math.round(1 / w)}` : String
 for (const [name, part] of [['measuredSite', measured], ['otherSite', other]] as const) {
   if (part.length === 0) continue;
   out[name] = Object.fromEntries(WEIGHTS.map((w) => [label(w), figures(part, () => w)]));
+  // comparables counted by how alike they are, more (p > 1) or less (p < 1) sharply
+  out[`${name}BySharpness`] = Object.fromEntries(
+    [0.5, 2, 4].flatMap((p) => [1 / 8, 1 / 6, 1 / 4, 1 / 3, 1 / 2, 1].map((w) => [`p${p} ${label(w)}`, Math.round(figures(part, () => w, 0, p).rmsle * 10000) / 10000])),
+  );
   // per type, for a weight per type
   const types = [...new Set(part.map((r) => r.sale.categoryId))];
   out[`${name}ByType`] = Object.fromEntries(
@@ -115,8 +121,27 @@ for (const [name, part] of [['measuredSite', measured], ['otherSite', other]] as
   );
 }
 if (rows.some((r) => saleSource(r.sale) !== 'fastiron')) {
-  const current = (r: Row) => (r.e.tree.ownMarket ? Number(str('measured') ?? 1 / 6) : Number(str('other') ?? 10));
+  const current = (r: Row) => (r.e.tree.ownMarket ? Number(str('measured') ?? 1 / 4) : Number(str('other') ?? 10));
   out.towardsTypeMedian = Object.fromEntries([0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1].map((b) => [String(b), figures(rows, current, b)]));
+}
+if (rows.some((r) => saleSource(r.sale) !== 'fastiron')) {
+  // A recent-level correction: each type's median log price on its source over the last `days` of
+  // the training period against its median over all of it, `share` of it added (5 lots at least).
+  const current = (r: Row) => (r.e.tree.ownMarket ? Number(str('measured') ?? 1 / 4) : Number(str('other') ?? 10));
+  const recent: Record<string, unknown> = {};
+  for (const days of [30, 60, 90, 180]) {
+    for (const share of [0.5, 1]) {
+      const shifted = rows.map((r) => {
+        const own = train.filter((t) => saleSource(t) === saleSource(r.sale) && t.categoryId === r.sale.categoryId);
+        const latest = Math.max(...train.filter((t) => saleSource(t) === saleSource(r.sale)).map((t) => t.soldAt.getTime()));
+        const window = own.filter((t) => t.soldAt.getTime() > latest - days * DAY_MS);
+        const shift = window.length >= 5 ? share * (Math.log1p(median(window.map((t) => t.price))) - Math.log1p(median(own.map((t) => t.price)))) : 0;
+        return { ...r, shift };
+      });
+      recent[`${days}d×${share}`] = figures(shifted, current);
+    }
+  }
+  out.recentLevel = recent;
 }
 if (flags.json) console.log(JSON.stringify(out));
 else console.log(JSON.stringify(out, null, 1));
