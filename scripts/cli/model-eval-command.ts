@@ -10,19 +10,19 @@ import path from 'node:path';
 import { CATEGORIES, OTHER_CATEGORY_ID } from '../../services/shared/categories.js';
 import { readWestAuction } from '../../services/shared/datasets/westauction.js';
 import { evaluate, modelMedianBaseline, protocolFigures, type EvaluationFigures, type ProtocolFigures, type ProtocolRow } from '../../services/valuation/evaluation.js';
-import { saleSource, trainFairValueModel, type FairValueModel, type TrainOptions } from '../../services/valuation/fair-value-model.js';
+import { FairValueModel, saleSource, trainFairValueModel, type TrainOptions } from '../../services/valuation/fair-value-model.js';
 import { withFinalValueCalibration } from '../../services/scorer/final-value-calibration.js';
 import { westAuctionToSale } from '../../services/valuation/westauction-sales.js';
 import { fastIronToSale } from '../../services/valuation/fastiron-sales.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { DEAL_FLAG_MULTIPLES, dealFlags, scorerValuations, type DealFlags, type WrittenValuation } from '../../services/scorer/deal-flags.js';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs, type CliCommand } from './command.js';
 import { textTable } from './table.js';
 
 export const MODEL_EVAL_USAGE =
-  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file>] [--json]\n' +
-  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file>] [--json]';
+  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file> | --load-model <file>] [--json]\n' +
+  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file> | --load-model <file>] [--json]';
 
 export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
   const v = flags[name];
@@ -155,11 +155,21 @@ async function saveModel(model: FairValueModel, flags: Record<string, string | t
   if (typeof flags['save-model'] === 'string') await writeFile(flags['save-model'], JSON.stringify(model.toJSON()));
 }
 
+/**
+ * The model: trained on `train`, or with `--load-model <file>` one saved by `--save-model` on the
+ * same data flags (re-scoring after a change to the scoring path without re-training).
+ */
+async function trainOrLoad(train: TrainingSale[], flags: Record<string, string | true>): Promise<{ model: FairValueModel; seconds: number; loaded?: string }> {
+  const file = flags['load-model'];
+  if (file === undefined) return trainFairValueModel(train, trainOptions(flags));
+  if (typeof file !== 'string') throw new UsageError('--load-model needs a file saved by --save-model');
+  return { model: FairValueModel.fromJSON(JSON.parse(await readFile(file, 'utf8'))), seconds: 0, loaded: file };
+}
+
 const WEST_TEST_FROM = new Date('2025-07-01T00:00:00Z');
 
-async function runWestProtocol(flags: Record<string, string | true>, out: (line: string) => void): Promise<number> {
-  hoursFlag(flags);
-  trainOptions(flags);
+/** The West protocol's training and test sales (all Fast Iron + West lots before the test period; West lots in it). */
+export async function westProtocolSales(flags: Record<string, string | true>): Promise<{ train: TrainingSale[]; test: TrainingSale[]; fastIron: number; testFrom: Date; testBefore: Date | undefined }> {
   const dir = typeof flags.data === 'string' ? flags.data : path.resolve('../shared/data');
   const fi = path.join(dir, 'bulldozers');
   const fastIron = [
@@ -177,7 +187,14 @@ async function runWestProtocol(flags: Record<string, string | true>, out: (line:
   const train = [...fastIron, ...west.filter((s) => s.soldAt < testFrom)];
   const test = west.filter((s) => s.soldAt >= testFrom && (!testBefore || s.soldAt < testBefore));
   if (test.length === 0) throw new UsageError('no West Auctions machine lots closed in the test period');
-  out(`train: ${fastIron.length} Fast Iron sales + ${train.length - fastIron.length} West Auctions machine lots closed before ${testFrom.toISOString().slice(0, 10)}`);
+  return { train, test, fastIron: fastIron.length, testFrom, testBefore };
+}
+
+async function runWestProtocol(flags: Record<string, string | true>, out: (line: string) => void): Promise<number> {
+  hoursFlag(flags);
+  trainOptions(flags);
+  const { train, test, fastIron, testFrom, testBefore } = await westProtocolSales(flags);
+  out(`train: ${fastIron} Fast Iron sales + ${train.length - fastIron} West Auctions machine lots closed before ${testFrom.toISOString().slice(0, 10)}`);
   const counts = new Map<string, number>();
   for (const s of test) {
     const key = s.categoryId === OTHER_CATEGORY_ID ? `other (${String(s.attributes.machine_kind)})` : typeName(s);
@@ -185,9 +202,9 @@ async function runWestProtocol(flags: Record<string, string | true>, out: (line:
   }
   out(`test:  ${test.length} West Auctions machine lots closed from ${testFrom.toISOString().slice(0, 10)}${testBefore ? ` before ${testBefore.toISOString().slice(0, 10)}` : ''}: ${[...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
   const started = process.cpuUsage();
-  const { model, seconds } = trainFairValueModel(train, trainOptions(flags));
+  const { model, seconds, loaded } = await trainOrLoad(train, flags);
   const cpu = process.cpuUsage(started);
-  out(`trained in ${seconds.toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU: ${model.treeCount} trees`);
+  out(loaded ? `loaded the model from ${loaded}: ${model.treeCount} trees` : `trained in ${seconds.toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU: ${model.treeCount} trees`);
   for (const [source, h] of Object.entries(model.data.holdout.bySource ?? {})) {
     out(`training period, latest ${h.rows} ${source} sales held out: RMSLE ${h.rmsle.toFixed(4)}, median log error ${h.medianLogError.toFixed(4)}`);
   }
@@ -224,8 +241,8 @@ export async function runModelEval(args: string[], out: (line: string) => void =
     };
     out(`train: ${train.sales.length} sales (${span(train.sales)})${train.unpriced ? `, ${train.unpriced} rows without a price skipped` : ''}`);
     out(`test:  ${test.sales.length} sales (${span(test.sales)})${test.unpriced ? `, ${test.unpriced} rows without a price skipped` : ''}`);
-    const { model, seconds } = trainFairValueModel(train.sales, trainOptions(flags));
-    out(`trained in ${seconds.toFixed(1)} s: ${1 + (model.data.extraGbdts?.length ?? 0)} boosted models, ${model.treeCount} trees; time-holdout RMSLE ${model.data.holdout.rmsle.toFixed(4)} on the latest ${model.data.holdout.rows} training sales`);
+    const { model, seconds, loaded } = await trainOrLoad(train.sales, flags);
+    out(`${loaded ? `loaded from ${loaded}` : `trained in ${seconds.toFixed(1)} s`}: ${1 + (model.data.extraGbdts?.length ?? 0)} boosted models, ${model.treeCount} trees; time-holdout RMSLE ${model.data.holdout.rmsle.toFixed(4)} on the latest ${model.data.holdout.rows} training sales`);
     const started = performance.now();
     const written = scorerValuations(model, train.sales, test.sales);
     const predictSeconds = (performance.now() - started) / 1000;

@@ -151,12 +151,16 @@ function prepare(listing: ListingToScore, model: FairValueModel, candidates: Com
 /**
  * How much one comparable (of the same model, year and hours; less the less alike) counts against
  * the model's own estimate when the two are averaged. For a site whose own later sales the model
- * has been measured on (Fast Iron, West Auctions), a sixth: on later Fast Iron sales that was the
- * most accurate weight (RMSLE of the scorer's valuation 0.2654 with the trees alone, 0.2651 at ½,
- * 0.2617 at ¼, 0.2610 at ⅙; docs/deal-score.md). For a site it has not, ten times: its errors there
- * are unknown and its trees learned the site from few lots, so the comparables carry the value.
+ * has been measured on (Fast Iron, West Auctions), a quarter, chosen on the training period's folds
+ * (`npm run model:comparable-weight`, 2026-11-27): on the January 2012 Fast Iron fold RMSLE 0.3091
+ * with the trees alone, 0.3017 / 0.3012 / 0.3013 / 0.3021 at ⅛ / ⅙ / ¼ / ⅓; on the West
+ * Apr–Jun 2025 fold 1.2961 alone, 1.2882 / 1.2868 / 1.2853 / 1.2846; ¼ is the least worse than each
+ * fold's best summed over both (0.03% + 0.05%). Both folds are flat from ⅙ to ⅓, so this is a
+ * choice of a flat optimum, not a gain (docs/valuation.md, experiment history). For a site it has
+ * not, ten times: its errors there are unknown and its trees learned the site from few lots, so the
+ * comparables carry the value.
  */
-export const COMPARABLE_WEIGHT = { measuredSite: 1 / 6, otherSite: 10 } as const;
+export const COMPARABLE_WEIGHT = { measuredSite: 1 / 4, otherSite: 10 } as const;
 
 /**
  * The share of the fair value its comparables carry: their likeness-weighted count against the
@@ -180,14 +184,20 @@ export function restOnComparables(valuation: Valuation, comparablesLog: number |
   return { ...valuation, logPrice, fairValue, low: valuation.low * f, high: valuation.high * f };
 }
 
-/** The score from the model's valuation (the trees', moved to the valuation date): the part after the model. */
-function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedComparable[], input: ValuationInput, treeValuation: Valuation, now: Date): ListingScore {
-  const support = comparablesSupport(ranked);
-  const asOf = input.soldAt;
+/** The comparables' prices as worth at `asOf`, and what they say the listing is worth (log), null without any. */
+function comparablesEvidence(listing: ListingToScore, model: FairValueModel, ranked: RankedComparable[], asOf: Date): { today: number[]; comparablesLog: number | null } {
   const today = ranked.map((c) => model.comparableToday({ price: c.price, soldAt: c.soldAt, year: c.year, categoryId: listing.categoryId }, asOf));
   const comparablesLog = comparablesLogValue(
     ranked.map((c, i) => ({ today: today[i]!, machineDistance: c.machineDistance, ageRatio: model.ageRatio(listing.categoryId, listing.year, c.year, asOf) })),
   );
+  return { today, comparablesLog };
+}
+
+/** The score from the model's valuation (the trees', moved to the valuation date): the part after the model. */
+function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedComparable[], input: ValuationInput, treeValuation: Valuation, now: Date): ListingScore {
+  const support = comparablesSupport(ranked);
+  const asOf = input.soldAt;
+  const { today, comparablesLog } = comparablesEvidence(listing, model, ranked, asOf);
   const share = comparablesShare(ranked, treeValuation.ownMarket ? COMPARABLE_WEIGHT.measuredSite : COMPARABLE_WEIGHT.otherSite);
   const valuation = restOnComparables(treeValuation, comparablesLog, share);
   const confidence = round2(support * rangeFactor(valuation.low, valuation.high));
@@ -251,4 +261,30 @@ export function scoreListings(
   const valuations = toValue.length ? model.valueAllAt(toValue.map((p) => p.input), toValue.map((p) => p.at)) : [];
   let next = 0;
   return prepared.map((p, i) => (p.kind === 'none' ? p.result : finish(listings[i]!, model, p.ranked, p.input, valuations[next++]!, now)));
+}
+
+/**
+ * The two pieces a listing's fair value is averaged from, before the average: the trees' valuation
+ * (moved to the valuation date) and what its comparables say, with their likeness-weighted count.
+ * null where the scorer values nothing. For choosing `COMPARABLE_WEIGHT` on training-period folds
+ * (scripts/comparable-weight.ts) without re-running the scorer per weight.
+ */
+export type ValuationEvidence = { tree: Valuation; comparablesLog: number | null; comparablesCount: number; ranked: RankedComparable[] };
+
+export function valuationEvidence(
+  listings: ListingToScore[],
+  model: FairValueModel,
+  candidatesFor: (listing: ListingToScore) => ComparableCandidate[],
+  now: Date,
+): (ValuationEvidence | null)[] {
+  const prepared = listings.map((l) => prepare(l, model, candidatesFor(l), now));
+  const toValue = prepared.flatMap((p) => (p.kind === 'value' ? [p] : []));
+  const valuations = toValue.length ? model.valueAllAt(toValue.map((p) => p.input), toValue.map((p) => p.at)) : [];
+  let next = 0;
+  return prepared.map((p, i) => {
+    if (p.kind === 'none') return null;
+    const tree = valuations[next++]!;
+    const { comparablesLog } = comparablesEvidence(listings[i]!, model, p.ranked, p.input.soldAt);
+    return { tree, comparablesLog, comparablesCount: comparablesWeight(p.ranked), ranked: p.ranked };
+  });
 }

@@ -3,7 +3,7 @@ import type { ComparableCandidate } from '../../services/valuation/comparables.j
 import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
-import { COMPARABLE_WEIGHT, comparablesShare, evidenceDate, restOnComparables, scoreListing, scoreListings, type ListingToScore } from '../../services/valuation/score-listing.js';
+import { COMPARABLE_WEIGHT, comparablesShare, evidenceDate, restOnComparables, scoreListing, scoreListings, valuationEvidence, type ListingToScore } from '../../services/valuation/score-listing.js';
 import { comparablesLikeness, comparablesLogValue, comparablesWeight } from '../../services/valuation/comparables.js';
 import { ageingFactor } from '../../services/valuation/price-index.js';
 
@@ -172,7 +172,7 @@ describe('one story: the fair value rests on the comparables it shows', () => {
     // the share: comparables counted by likeness against the model's one estimate
     expect(comparablesShare([], COMPARABLE_WEIGHT.measuredSite)).toBe(0);
     const five = Array.from({ length: 5 }, () => ({ machineDistance: 0 }));
-    expect(comparablesShare(five, COMPARABLE_WEIGHT.measuredSite)).toBeCloseTo(5 / 11, 9);
+    expect(comparablesShare(five, COMPARABLE_WEIGHT.measuredSite)).toBeCloseTo(5 / 9, 9);
     expect(comparablesShare([{ machineDistance: 0 }], COMPARABLE_WEIGHT.otherSite)).toBeCloseTo(10 / 11, 9);
     expect(comparablesShare(five, COMPARABLE_WEIGHT.otherSite)).toBeGreaterThan(comparablesShare(five, COMPARABLE_WEIGHT.measuredSite));
     expect(comparablesLogValue([])).toBeNull();
@@ -184,5 +184,24 @@ describe('one story: the fair value rests on the comparables it shows', () => {
     const w = Math.exp(-2);
     expect(value).toBeCloseTo((Math.log1p(10_000) + w * Math.log1p(40_000)) / (1 + w), 9);
     expect(comparablesLogValue([{ today: 10_000, machineDistance: 0, ageRatio: 1.5 }])).toBeCloseTo(Math.log1p(15_000), 9);
+  });
+
+  it('gives the pieces the fair value is averaged from, which average back to the value the scorer writes', () => {
+    const batch: ListingToScore[] = [listing, { ...listing, id: 2, hours: 300 }, { ...listing, id: 3, model: 'ZZ1', modelFamily: 'ZZ' }, { ...listing, id: 4, categoryId: 6 }];
+    const scored = scoreListings(batch, model, () => comps, now);
+    const evidence = valuationEvidence(batch, model, () => comps, now);
+    expect(evidence[3]).toBeNull();
+    for (let i = 0; i < 3; i++) {
+      const e = evidence[i]!;
+      expect(e.comparablesCount).toBeCloseTo(comparablesWeight(e.ranked), 12);
+      const weight = e.tree.ownMarket ? COMPARABLE_WEIGHT.measuredSite : COMPARABLE_WEIGHT.otherSite;
+      const v = restOnComparables(e.tree, e.comparablesLog, comparablesShare(e.ranked, weight));
+      expect(Math.round(v.fairValue)).toBe(scored[i]!.fairValue);
+      expect(Math.round(v.low)).toBe(scored[i]!.valueLow);
+    }
+    // with comparables the value moves towards them; without, it is the trees'
+    expect(evidence[0]!.comparablesLog).not.toBeNull();
+    expect(evidence[2]!.ranked).toEqual([]);
+    expect(Math.round(evidence[2]!.tree.fairValue)).toBe(scored[2]!.fairValue);
   });
 });
