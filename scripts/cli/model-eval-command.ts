@@ -108,6 +108,8 @@ function printProtocol(figures: ProtocolFigures, out: (line: string) => void) {
  */
 function trainOptions(flags: Record<string, string | true>): TrainOptions {
   const v = flags['calibrate-on'];
+  // a saved model keeps the calibration it was trained with: asking for another would be ignored
+  if (v !== undefined && flags['load-model'] !== undefined) throw new UsageError('--calibrate-on applies to training; a model from --load-model keeps the calibration it was saved with');
   if (v === undefined || v === 'values') return withFinalValueCalibration();
   if (v === 'trees') return {};
   throw new UsageError('--calibrate-on takes values or trees');

@@ -1,8 +1,9 @@
 /**
  * The predictive distribution of a machine's market value around its fair value: how far, in log
- * price, later sales landed from what the model predicted for them. It is read from the model's
- * own errors on the latest sales it did not train on (the time holdout, per source), at fixed
- * probabilities ("knots"); between knots it is interpolated on the normal-score scale, beyond the
+ * price, later sales landed from the fair value shown for them. It is read from the errors of the
+ * fair value as the scorer writes it (the model's value resting on its comparables) on the latest
+ * sales the model did not train on (the time holdout, per source; before 2026-11-27 the trees' own
+ * errors there: services/scorer/final-value-calibration.ts), at fixed probabilities ("knots"); between knots it is interpolated on the normal-score scale, beyond the
  * outer knots extended along the outer segments' slope. The deal score asks it one question: how
  * likely is the market value above what the buyer pays?
  */
