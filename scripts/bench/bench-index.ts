@@ -10,7 +10,8 @@
  *   here as a starting API does; the growth of RSS, of the V8 heap and of array buffers is
  *   printed (the last two do not depend on the allocator's or the young generation's mood).
  * - **CPU per request**, per shape (bench:api's near-a-ZIP shapes and two for scale): each request
- *   is one `page()` (the count is cached by the route: timed once, apart). Quiet, then with
+ *   is one `page()` (the count is cached by the route for seconds: each filter's count is timed
+ *   apart, CPU µs, the median filter and the worst). Quiet, then with
  *   writes interleaved as the API applies them: at `--rate` requests/s of simulated time, every
  *   250 ms (the sync's pace) the listings changed at `--write-rate`/s are upserted in one batch —
  *   half a new price, half a new deal score and fair value, over the ~20k lowest ids, as
@@ -46,6 +47,9 @@ export type IndexShapeFigures = {
   /** Merges and batches of upserts during the run under writes: CPU µs per request. */
   upsert_cpu_us: number;
   merge_cpu_us: number;
+  /** One count of the shape's filter (the route caches counts for seconds): CPU µs, median over its filters / the worst. */
+  count_cpu_us: number;
+  count_worst_cpu_us: number;
 };
 
 /** Buyers' ZIP codes, as bench:api sends them. */
@@ -214,6 +218,18 @@ export async function cpuFigures(index: ListingIndex, writable: IndexedListing[]
       pageCpu += cpuUs() - t;
     }
     times.sort();
+    // Counts: each distinct filter of the shape once (3 runs, the median), CPU time.
+    const filters = [...new Map(requests.map((r) => [JSON.stringify(r.filter), r.filter])).values()];
+    const counts = filters
+      .map((filter) => {
+        const runs = [0, 1, 2].map(() => {
+          const c0 = cpuUs();
+          index.count(filter, now);
+          return cpuUs() - c0;
+        });
+        return runs.sort((a, b) => a - b)[1]!;
+      })
+      .sort((a, b) => a - b);
     const figures: IndexShapeFigures = {
       shape: shape.name,
       quiet_cpu_us: quiet,
@@ -223,12 +239,15 @@ export async function cpuFigures(index: ListingIndex, writable: IndexedListing[]
       writes_p99_us: percentile(times, 99),
       upsert_cpu_us: upsertCpu / opts.requests,
       merge_cpu_us: mergeCpu / opts.requests,
+      count_cpu_us: counts[Math.floor(counts.length / 2)]!,
+      count_worst_cpu_us: counts[counts.length - 1]!,
     };
     out.push(figures);
     log(
       `${shape.name.padEnd(26)} CPU/page quiet ${quiet.toFixed(0).padStart(6)} µs, under writes ${figures.writes_cpu_us.toFixed(0).padStart(6)} µs ` +
         `(p50 ${figures.writes_p50_us.toFixed(0)} / p95 ${figures.writes_p95_us.toFixed(0)} / p99 ${figures.writes_p99_us.toFixed(0)} µs); ` +
-        `upserts ${figures.upsert_cpu_us.toFixed(0)} µs/req, merges ${figures.merge_cpu_us.toFixed(0)} µs/req`,
+        `upserts ${figures.upsert_cpu_us.toFixed(0)} µs/req, merges ${figures.merge_cpu_us.toFixed(0)} µs/req; ` +
+        `a count ${figures.count_cpu_us.toFixed(0)} µs (worst filter ${figures.count_worst_cpu_us.toFixed(0)})`,
     );
   }
   return out;

@@ -160,6 +160,10 @@ export class ListingIndex extends SnapshotIndex {
         v ^= low;
         if (hasMin && !(price[s]! >= min)) continue;
         if (hasMax && !(price[s]! <= max)) continue;
+        // What the slot's own (sequential) arrays already rule out, before its place's haul is
+        // looked up (a random read): a total is at least the price, and every haul at least MIN_HAUL_HIGH.
+        if (hasMaxDelivered && !(price[s]! <= maxDelivered)) continue;
+        if (worthTheTrip && !(discount[s]! > MIN_HAUL_HIGH)) continue;
         if (needsPlace) {
           const p = place[s]!;
           if (p < 0) continue;
