@@ -170,6 +170,8 @@ const cpuUs = () => {
 export async function cpuFigures(index: ListingIndex, writable: IndexedListing[], opts: IndexBenchOptions, log: (line: string) => void = () => {}): Promise<IndexShapeFigures[]> {
   const out: IndexShapeFigures[] = [];
   const now = Date.now();
+  // As the API's sync runs it: merges in steps when the index asks (timed apart), not inside an upsert.
+  index.backgroundMerge = true;
   let k = 0;
   /** The writer's next change, as bench:api's writer makes it (alternately a bid, a score). */
   const change = (): IndexedListing => {

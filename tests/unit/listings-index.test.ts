@@ -331,13 +331,13 @@ describe('ListingIndex', () => {
     }
   });
 
-  it('nearest and cheapest delivered pages asked again and again while listings change, end and go: exact each time (kept first slots, merged with the appended)', () => {
-    const random = seededRandom(20261128);
+  it.each([4096, 16, 1])('nearest and cheapest delivered pages asked again and again while listings change, end and go: exact each time (kept first slots, merged with the appended; rolled forward after %i appended)', (pastKept) => {
+    const random = seededRandom(20261128 + pastKept);
     let now = 1_800_000_000_000;
     const truth = new Map<number, IndexedListing>();
     const initial = Array.from({ length: 2500 }, (_, i) => randomListing(random, i + 1, now));
     for (const l of initial) truth.set(l.id, l);
-    const index = ListingIndex.build(initial, { maxDelta: 64, capacity: 64, distanceScanBelow: 0 });
+    const index = ListingIndex.build(initial, { maxDelta: 64, capacity: 64, distanceScanBelow: 0, pastKept });
     const filters: IndexFilter[] = [
       { groups: [], near: NEAR[0] },
       { groups: [], near: NEAR[1], categoryId: 2 },
@@ -375,13 +375,13 @@ describe('ListingIndex', () => {
     }
   });
 
-  it('nearest first, a kept page full: slots appended at new places, nearer, tied at its worst distance or farther, each where it belongs', () => {
+  it.each([4096, 1])('nearest first, a kept page full: slots appended at new places, nearer, tied at its worst distance or farther, each where it belongs (rolled forward after %i appended)', (pastKept) => {
     const random = seededRandom(20261127);
     const now = 1_800_000_000_000;
     const truth = new Map<number, IndexedListing>();
     const initial = Array.from({ length: 3000 }, (_, i) => randomListing(random, 1000 + i, now));
     for (const l of initial) truth.set(l.id, l);
-    const index = ListingIndex.build(initial, { maxDelta: 64, capacity: 64, distanceScanBelow: 0 });
+    const index = ListingIndex.build(initial, { maxDelta: 64, capacity: 64, distanceScanBelow: 0, pastKept });
     const filter: IndexFilter = { groups: [], near: NEAR[1] };
     const check = (label: string) => {
       const expected = reference(truth, filter, 'distance', now).map((l) => l.id);

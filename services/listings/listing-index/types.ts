@@ -77,4 +77,6 @@ export type IndexOptions = {
   minBitsetPostings?: number;
   /** The distance order scans the candidates (rather than walking places) below this many (tests lower it to 0). */
   distanceScanBelow?: number;
+  /** A kept first page of a point's order is rolled forward once this many slots were appended after it (4,096; tests lower it). */
+  pastKept?: number;
 };
