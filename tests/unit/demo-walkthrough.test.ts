@@ -20,7 +20,7 @@ const machine = (i: number, categoryId: number, state: string, marketValue: numb
 });
 
 describe('demo alert walkthrough', () => {
-  it('picks the dearest upcoming excavator whose state sells no other excavator, at 15% of its value', () => {
+  it('picks the dearest upcoming excavator whose state sells no other excavator, at 8% of its value', () => {
     const catalog = [
       machine(0, 1, 'Texas', 90_000),
       machine(1, 1, 'Texas', 80_000),
