@@ -27,8 +27,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +50,7 @@ import { ListingsQuery } from '../../services/listings/listings-query.js';
 import { applyLotUpdate } from '../../services/shared/repositories/listing-store-repository.js';
 import { writeListingScore } from '../../services/shared/repositories/listing-scores-repository.js';
 import { BENCH_SOURCES, seedListings } from '../seed-listings.js';
+import { restoreIndexMeasured } from './bench-index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -383,24 +382,11 @@ function startFreshnessProbes(base: string, url: string, lots: WritableLot[]) {
 
 /**
  * The index's memory, measured as an API process starting from the snapshot builds it: RSS of
- * this process before and after restoring (garbage collected, the file's arrays released).
+ * this process before and after restoring (bench-index.ts, the one measured restore of both benches).
  */
 async function indexMemory(snapshotFile: string): Promise<{ rssMiB: number; listings: number; restoreSeconds: number } | null> {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as () => void;
-  gc();
-  const before = process.memoryUsage().rss;
-  const started = performance.now();
-  const read = await readIndexSnapshot(snapshotFile);
-  if ('missing' in read) return null;
-  const index = ListingIndex.fromColumns(read.columns);
-  const restoreSeconds = (performance.now() - started) / 1000;
-  read.columns = undefined as never;
-  gc();
-  gc();
-  await sleep(200);
-  const rssMiB = (process.memoryUsage().rss - before) / 2 ** 20;
-  return { rssMiB, listings: index.size, restoreSeconds };
+  const restored = await restoreIndexMeasured(snapshotFile);
+  return restored && { rssMiB: restored.memory.rss_mib, listings: restored.memory.listings, restoreSeconds: restored.memory.restore_seconds };
 }
 
 /** Runs this script again as a child in `role`; resolves with the JSON line it prints when it ends. */
