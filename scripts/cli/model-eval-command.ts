@@ -21,8 +21,8 @@ import { parseArgs, type CliCommand } from './command.js';
 import { textTable } from './table.js';
 
 export const MODEL_EVAL_USAGE =
-  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file> | --load-model <file>] [--json]\n' +
-  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file> | --load-model <file>] [--json]';
+  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]\n' +
+  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]';
 
 export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
   const v = flags[name];
@@ -153,6 +153,42 @@ function printAtSaleDate(model: FairValueModel, train: TrainingSale[], test: Tra
   out(`(valued directly at each sale's date instead, as measured before 2026-11-27: RMSLE ${f.rmsle.toFixed(4)}, range holds ${pct(f.range_coverage)})`);
 }
 
+/**
+ * `--dump-errors <file>`: one JSON line per test sale with what its listing says and the value the
+ * scorer wrote (fair value, range, log error = log(1 + price) − log(1 + fair value)), to read which
+ * lots land far from their value. The lot's own bid count is not in it: it is not known at listing time.
+ */
+export function errorRows(test: TrainingSale[], written: (WrittenValuation | null)[]): Record<string, unknown>[] {
+  return test.map((s, i) => {
+    const v = written[i] ?? null;
+    return {
+      type: typeName(s),
+      kind: s.attributes.machine_kind ?? null,
+      sold_at: s.soldAt.toISOString(),
+      title: s.title ?? null,
+      description: s.description ?? null,
+      make: s.make,
+      model: s.model,
+      year: s.year,
+      hours: s.hours,
+      odometer: s.attributes.odometer ?? null,
+      unused: s.attributes.unused ?? null,
+      price: s.price,
+      fair_value: v?.fairValue ?? null,
+      low: v?.low ?? null,
+      high: v?.high ?? null,
+      log_error: v ? Math.log1p(s.price) - Math.log1p(v.fairValue) : null,
+    };
+  });
+}
+
+async function dumpErrors(test: TrainingSale[], written: (WrittenValuation | null)[], flags: Record<string, string | true>): Promise<void> {
+  const file = flags['dump-errors'];
+  if (file === undefined) return;
+  if (typeof file !== 'string') throw new UsageError('--dump-errors needs a file name');
+  await writeFile(file, errorRows(test, written).map((r) => JSON.stringify(r)).join('\n') + '\n');
+}
+
 async function saveModel(model: FairValueModel, flags: Record<string, string | true>): Promise<void> {
   if (typeof flags['save-model'] === 'string') await writeFile(flags['save-model'], JSON.stringify(model.toJSON()));
 }
@@ -211,7 +247,9 @@ async function runWestProtocol(flags: Record<string, string | true>, out: (line:
     out(`training period, latest ${h.rows} ${source} sales held out: RMSLE ${h.rmsle.toFixed(4)}, median log error ${h.medianLogError.toFixed(4)}`);
   }
   await saveModel(model, flags);
-  const figures = protocolFigures(protocolRows(train, test, scorerValuations(model, train, test)));
+  const written = scorerValuations(model, train, test);
+  await dumpErrors(test, written, flags);
+  const figures = protocolFigures(protocolRows(train, test, written));
   printProtocol(figures, out);
   printAtSaleDate(model, train, test, out);
   const deal_flags = runDealFlags(model, train, test, flags, out);
@@ -258,6 +296,7 @@ export async function runModelEval(args: string[], out: (line: string) => void =
     out(`scored ${test.sales.length} as listings in ${(predictSeconds * 1000).toFixed(0)} ms`);
     printAtSaleDate(model, train.sales, test.sales, out);
     await saveModel(model, flags);
+    await dumpErrors(test.sales, written, flags);
     const protocol = protocolFigures(protocolRows(train.sales, test.sales, written));
     out(`below the range ${pct(protocol.below_range)}, above ${pct(protocol.above_range)}; valued ${pct(protocol.valued_share)}`);
     const deal_flags = runDealFlags(model, train.sales, test.sales, flags, out);

@@ -7,7 +7,7 @@
 import { ATTRIBUTE_FEATURES, encode as encodeAll, encodeLater, buildVocabulary, FEATURE_SPECS, LATER_FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
 import { GbdtModel, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
 import { fitTitleWords, titleWordColumns, TITLE_WORD_SPECS, type TitleWords } from './title-words.js';
-import { fitLotNeighbours, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
+import { fitLotNeighbours, impairedLogShift, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
 import { ageingFactor, ageRatio, comparableToday, estimatePriceIndex, inDollarsOf, priceLevel, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
 import { atLeastAsWide, baselineKnots, FEW_HELD_OUT, knotsFromRange, residualKnots } from './market-distribution.js';
@@ -290,7 +290,7 @@ export class FairValueModel {
       // a source's own range first: an online surplus auction's hammer prices scatter wider than a dealer auction's
       const own = this.data.ranges.bySource?.[saleSource(input)];
       const range = own ?? this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
-      const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), this.data.neighbourBlend);
+      const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), this.data.neighbourBlend) + impairedLogShift(this.data.lotNeighbours, input);
       return {
         logPrice: l,
         fairValue: Math.expm1(l),
@@ -630,7 +630,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const fitNeighbours = fitLotNeighbours(fit);
   const holdoutTrees = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
   const holdoutNeighbours = holdout.map((r) => neighbourLogPrice(fitNeighbours, r));
-  const holdoutPred = holdoutTrees.map((l, i) => blendNeighbours(l, holdoutNeighbours[i]!, neighbourBlend));
+  const holdoutPred = holdoutTrees.map((l, i) => blendNeighbours(l, holdoutNeighbours[i]!, neighbourBlend) + impairedLogShift(fitNeighbours, holdout[i]!));
   const fitSupport = countSupport(fit);
   const all = holdout.map((_, i) => holdoutY[i]! - holdoutPred[i]!);
   const se = all.reduce((a, e) => a + e * e, 0);

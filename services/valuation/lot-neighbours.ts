@@ -24,6 +24,11 @@ export type LotNeighbours = {
   lots: { type: string; words: number[]; logPrice: number }[];
   /** Median log price of each market's lots (`source|type`): what few or far neighbours are pulled to. */
   prior: Record<string, number>;
+  /**
+   * Per source: the log shift of a lot whose listing says it is impaired (`impairedLot`), learned
+   * from that source's sold lots (absent in tables fitted before 2026-11-27: no shift).
+   */
+  impairedShift?: Record<string, number>;
 };
 
 /**
@@ -59,6 +64,49 @@ export function lotWords(r: Pick<ValuationInput, 'title' | 'description'>): stri
   return [...new Set(words)].slice(0, MAX_WORDS);
 }
 
+/**
+ * A listing that says the machine does not work or is sold for parts, or that the buyer takes on
+ * what is in it: "(for parts)", "gutted", "salvage", "(Not Running)", "Won't Power Up", "Unit does
+ * not power up", "(No Drivetrain)", "Key: Not Available", "With Contents", "(Contents Not Included)".
+ * Read on the two West folds of the training period (docs/valuation.md, issue 28): such lots sold a
+ * median 1–3.5 log under the value the scorer wrote (14 of 333 lots).
+ */
+export const IMPAIRED_WORDS =
+  /\bfor parts\b|\bparts only\b|\bgutted\b|\bsalvage\b|\b(?:not|non)[- ]?(?:running|operational|operable|working)\b|\binoperable\b|\b(?:does not|doesn[’']?t|won[’']?t|will not|did not|would not) (?:start|run|power|turn over|crank)|\bno (?:drive ?train|engine|transmission)\b|\bkeys?: not available\b|\bno keys?\b|\bwith contents\b|\bcontents (?:not )?included\b/i;
+
+/** Whether the lot's title or the start of its description says it is impaired (`IMPAIRED_WORDS`). */
+export function impairedLot(r: Pick<ValuationInput, 'title' | 'description'>): boolean {
+  return IMPAIRED_WORDS.test(`${r.title ?? ''} ${(r.description ?? '').slice(0, DESCRIPTION_CHARS)}`);
+}
+
+/** Pseudo-lots at no shift that an impaired shift is shrunk by: a source with few such lots says little. */
+const IMPAIRED_PSEUDO = 5;
+
+/**
+ * Per source: how far under its market (the median of its type on that source) an impaired lot
+ * sells, against the source's other lots, shrunk by `IMPAIRED_PSEUDO` pseudo-lots and never above 0
+ * (a listing's trouble never makes it worth more). Neither the trees (trained mostly on Fast Iron
+ * rows, with a handful of such lots) nor the nearest lots (the words are a few among eighty) see it.
+ */
+export function fitImpairedShift(lots: { source: string; impaired: boolean; relative: number }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const source of new Set(lots.map((l) => l.source))) {
+    const own = lots.filter((l) => l.source === source);
+    const impaired = own.filter((l) => l.impaired).map((l) => l.relative);
+    const others = own.filter((l) => !l.impaired).map((l) => l.relative);
+    if (impaired.length === 0 || others.length === 0) continue;
+    const shift = (median(impaired) - median(others)) * (impaired.length / (impaired.length + IMPAIRED_PSEUDO));
+    out[source] = Math.min(0, shift);
+  }
+  return out;
+}
+
+/** The log shift of a lot whose listing says it is impaired (0 for any other lot, or a table without shifts). */
+export function impairedLogShift(n: LotNeighbours | undefined, r: ValuationInput): number {
+  if (!n?.impairedShift || !isOnlineLot(r) || !impairedLot(r)) return 0;
+  return n.impairedShift[String(r.attributes.source)] ?? 0;
+}
+
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -81,11 +129,16 @@ export function fitLotNeighbours(rows: TrainingSale[]): LotNeighbours | undefine
     (byType.get(type) ?? byType.set(type, []).get(type)!).push(logPrice);
     return { type, words: wordsOf[i]!.map((w) => index.get(w)!), logPrice };
   });
+  const prior = Object.fromEntries([...byType].map(([type, v]) => [type, median(v)]));
+  const impairedShift = fitImpairedShift(
+    online.map((r, i) => ({ source: String(r.attributes.source), impaired: impairedLot(r), relative: lots[i]!.logPrice - prior[lots[i]!.type]! })),
+  );
   return {
     words,
     idf: words.map((w) => Math.log((online.length + 1) / (df.get(w)! + 1)) + 1),
     lots,
-    prior: Object.fromEntries([...byType].map(([type, v]) => [type, median(v)])),
+    prior,
+    impairedShift,
   };
 }
 
