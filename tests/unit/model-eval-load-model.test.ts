@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,15 @@ describe('model:eval --save-model / --load-model', () => {
     const json = (out: string[]) => JSON.parse(out.at(-1)!) as { rows: number; rmsle: number; deal_flags: Record<string, unknown> };
     expect(json(first).rows).toBe(100);
     expect(json(second)).toEqual(json(first));
+    // --dump-errors: one line per test sale, its value as the scorer wrote it and its log error
+    const dump = path.join(dir, 'errors.jsonl');
+    expect(await runModelEval([...split, '--load-model', saved, '--dump-errors', dump], () => {})).toBe(0);
+    const rows = (await readFile(dump, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; price: number; fair_value: number; log_error: number });
+    expect(rows).toHaveLength(100);
+    expect(rows.every((r) => r.type === 'wheel-loaders' && r.fair_value > 0)).toBe(true);
+    for (const r of rows) expect(r.log_error).toBeCloseTo(Math.log1p(r.price) - Math.log1p(r.fair_value), 10);
+    const rmsle = Math.sqrt(rows.reduce((a, r) => a + r.log_error ** 2, 0) / rows.length);
+    expect(rmsle).toBeCloseTo(json(first).rmsle, 6);
     // a flag without a file is a usage error, not a silent training run
     const stderr: string[] = [];
     const write = process.stderr.write;
