@@ -11,6 +11,7 @@ import { weightClass } from '../valuation/freight.js';
 import { deliveredTotals } from './delivered-total.js';
 import { dealClaimSentence } from '../valuation/deal-claim.js';
 import { valuationAgreement } from '../valuation/agreement.js';
+import { impairedLot } from '../valuation/lot-neighbours.js';
 import {
   DEFAULT_PAGE_SIZE,
   type DealDetail,
@@ -316,7 +317,8 @@ function valuationNote(row: DetailRow): string | null {
     const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
     return [{ price, year: num(c.year), hours: num(c.hours) }];
   });
-  return row.fairValue === null ? null : valuationAgreement({ year: row.year, hours: row.hours }, row.fairValue, comparables).note;
+  if (row.fairValue === null) return null;
+  return valuationAgreement({ year: row.year, hours: row.hours, impaired: impairedLot({ title: row.title, description: row.description }) }, row.fairValue, comparables).note;
 }
 
 function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['comparables'] {

@@ -6,7 +6,8 @@
  * Pure: the API calls it with what the scorer stored.
  */
 
-export type AgreementTarget = { year: number | null; hours: number | null };
+/** `impaired`: the listing says the machine does not work or is sold for parts (lot-neighbours.ts, `impairedLot`). */
+export type AgreementTarget = { year: number | null; hours: number | null; impaired?: boolean };
 /** A comparable as stored: its price today and, for those scored since it was stored, its machine's year and hours. */
 export type AgreementComparable = { price: number; year?: number | null; hours?: number | null };
 export type Agreement = { position: 'none' | 'below' | 'within' | 'above'; note: string | null };
@@ -50,8 +51,11 @@ export function valuationAgreement(target: AgreementTarget, fairValue: number, c
   const position = fairValue > high * 1.005 ? 'above' : fairValue < low * 0.995 ? 'below' : 'within';
   if (position === 'within') return { position, note: noYear };
   const why = differences(target, comparables, position);
+  // an impaired lot is valued under working ones by its source's measured shift: say so first
   const line =
-    why.length > 0
+    position === 'below' && target.impaired
+      ? 'The listing says it does not work, is sold for parts or with its contents, so valued below these sales.'
+      : why.length > 0
       ? `${why.join(' and ').replace(/^./, (c) => c.toUpperCase())} than these sales, so valued ${position} them.`
       : `Valued ${position} these sales: the value also weighs the type's other sales and what the listing says.`;
   return { position, note: noYear ? `${noYear} ${line}` : line };

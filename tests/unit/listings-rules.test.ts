@@ -186,6 +186,19 @@ describe('cards and details', () => {
     expect(toDetail({ ...row, dealScore: null }, [], []).score_reason).toBe('Not valued yet');
   });
 
+  it("says on the deal page that an impaired lot is valued below its comparables because its listing says so", () => {
+    const comparables = [
+      { title: 'Ford F-350 Stake Side Truck', price: 9000, sold_at: '2025-05-01', source: 'West Auctions', url: null, year: 2005, hours: null },
+      { title: 'Ford F-350 Flatbed', price: 11000, sold_at: '2025-06-01', source: 'West Auctions', url: null, year: 2006, hours: null },
+    ];
+    const valued = { ...row, year: 2005, hours: null, fairValue: 2500, valueLow: 900, valueHigh: 6000, valuationConfidence: 0.3, comparables };
+    expect(toDetail({ ...valued, title: '2005 Ford F-350 Stake Side Truck (Not Running)' }, [], []).valuation!.note).toBe(
+      'The listing says it does not work, is sold for parts or with its contents, so valued below these sales.',
+    );
+    // the same value for a lot whose listing says nothing of it
+    expect(toDetail({ ...valued, title: '2005 Ford F-350 Stake Side Truck', description: 'Runs and drives' }, [], []).valuation!.note).toMatch(/^Valued below these sales/);
+  });
+
   it('orders price history oldest first and keeps one point per change', () => {
     expect(
       priceHistory([

@@ -25,6 +25,16 @@ describe('fair value and comparables agree, or the page says why', () => {
     expect(valuationAgreement({ year: 2014, hours: 1200 }, 38_000, comps.map((c) => ({ price: c.price }))).note).toMatch(/^Valued above these sales/);
   });
 
+  it('says an impaired lot is valued below working ones because its listing says so', () => {
+    expect(valuationAgreement({ year: 2009, hours: 5500, impaired: true }, 4_000, comps)).toEqual({
+      position: 'below',
+      note: 'The listing says it does not work, is sold for parts or with its contents, so valued below these sales.',
+    });
+    // within its comparables, or above them, its trouble explains nothing
+    expect(valuationAgreement({ year: 2009, hours: 5500, impaired: true }, 23_000, comps).note).toBeNull();
+    expect(valuationAgreement({ year: 2014, hours: 1200, impaired: true }, 38_000, comps).note).toBe('Newer and fewer hours than these sales, so valued above them.');
+  });
+
   it('a listing without a year, or without comparables, says how it was valued', () => {
     expect(valuationAgreement({ year: null, hours: 3370 }, 23_000, comps).note).toMatch(/^No year given: valued from its model, hours and description/);
     expect(valuationAgreement({ year: 2010, hours: null }, 23_000, [])).toEqual({ position: 'none', note: 'Valued from its type, make and description: no sales of this model to compare with yet.' });
