@@ -25,6 +25,17 @@ export const SOLD_DESCRIPTION_CHARS = 600;
 const NOT_A_MACHINE =
   /\b(for|fits|thumbs?|rakes?|rippers?|hoses?|augers?|brooms?|forks|accessor(y|ies)|kits?|hoists?|switch(es)?|cutters?|drills?|conditioners?|bits|attachments?|buckets?|grapples?|blades?|tires?|rims?|wheels?(?! loader)|parts?|manuals?|toys?|models? of|scale|seats?|mowers?|tillers?|trenchers?|breakers?|hammers?|couplers?|tooth|teeth|tracks? only|pallet jacks?|hand trucks?|dollys?|dollies|tool ?box(es)?|racks?|beds?|caps?|covers?|canopy|ramps?|hitch(es)?|jacks?|stands?|base|engines? only|batter(y|ies)|chargers?|cables?|cords?|winch(es)?|wench|motors?|pallets?|pallet trucks?|baskets?|cages?|frames?|hoods?|tailgates?|differentials?|landing gear|contents|stackers?|heaters?|fit|track sets?|trimmers?|carriages?|liftgates?|grabs?|lights?(?! ?towers?)|sweepers?|carts?|booms?(?! ?lifts?)|platforms?(?! ?lifts?)|tilt trucks?|poly box trucks?|truck (?:box(?:es)?|steps?|toppers?|bod(?:y|ies)|engines?)|front end(?! loaders?)|child|bikes?|bicycles?|and more|bumpers?|roll ?bars?|cabinets?|spears?|levell?ers?|planers?|grinders?|extensions?|reservoirs?|seals?|guards?|mirrors?|fenders?|grilles?|mounts?|trash compactors?|(?:lawn|garden) tractors?|forklift[- ]ready|front scrapers?)\b/i;
 
+/**
+ * An attachment or implement named after the machine it fits, with words that are a machine on
+ * their own ("Skid Steer Backhoe", "Skid Steer Vibratory Roller", "Forklift Jib", "Forklift Dump
+ * Hopper", "Forklift Man Lift", "Skid Steer Snow Shovel"): the host machine's name directly
+ * followed by the implement's. "Tractor Loader Backhoe" is a machine (a loader sits between).
+ * Post drivers, pounders and rammers are hand tools or attachments, never one of the types.
+ * Written from the training period's lots (issue 28, round 5).
+ */
+const ATTACHED_TO_A_MACHINE =
+  /\b(?:skid ?steers?|fork ?lifts?|tractors?|excavators?)[- ](?:backhoes?|post (?:drivers?|pounders?)|snow (?:shovels?|pushers?|plows?|blowers?)|jibs?|(?:dump )?hoppers?|man (?:lifts?|baskets?)|(?:vibratory )?rollers?|plows?)\b|\bpost (?:drivers?|pounders?|rammers?|hole diggers?)\b/i;
+
 /** Machines filed under Other that buyers of equipment price like machines, and the kind the model sees. */
 const OTHER_MACHINE_KINDS: [string, RegExp][] = [
   ['forklift', /\bfork ?lifts?\b|\blift trucks?\b|\bteleh?andlers?\b|\btelescopic handlers?\b|\breach ?stackers?\b/i],
@@ -39,7 +50,7 @@ export type WestMachine = { categoryId: number; kind: string };
 /** The type (and, under Other, the kind) of a lot that is a machine; null for anything else. */
 export function westMachine(title: string): WestMachine | null {
   const part = machinePart(title);
-  if (NOT_A_MACHINE.test(part)) return null;
+  if (NOT_A_MACHINE.test(part) || ATTACHED_TO_A_MACHINE.test(part)) return null;
   const categoryId = categoryIdFor(title);
   if (categoryId !== OTHER_CATEGORY_ID) return { categoryId, kind: 'machine' };
   for (const [kind, pattern] of OTHER_MACHINE_KINDS) if (pattern.test(part)) return { categoryId, kind };

@@ -81,4 +81,27 @@ describe('West Auctions lots as sales history', async () => {
     expect(westMachine('Custom Grape Bin Trailer with Conveyor Rollers')).toEqual({ categoryId: 11, kind: 'trailer' });
     expect(westMachine('Caterpillar Tractor')).toEqual({ categoryId: 11, kind: 'tractor' });
   });
+
+  it('knows an implement named after the machine it fits, with words that are a machine on their own', () => {
+    // a host machine's name directly followed by the implement's (issue 28, round 5: training-period lots)
+    expect(westMachine('2025 Future FT-BK56 Skid Steer Backhoe (Unused)')).toBeNull();
+    expect(westMachine('2024 Future FT-D680 Skid Steer Post Driver (Unused)')).toBeNull();
+    expect(westMachine('2025 Future FT-SV70 Skid Steer Snow Shovel (Unused)')).toBeNull();
+    expect(westMachine('Skid Steer Snow Pusher')).toBeNull();
+    expect(westMachine('2025 Future FT-VR59 Skid Steer Vibratory Roller (Unused)')).toBeNull();
+    expect(westMachine('2025 FJ-1T Forklift Jib (Unused)')).toBeNull();
+    expect(westMachine('Forklift Dump Hopper')).toBeNull();
+    expect(westMachine('Rolling Forklift Man Lift')).toBeNull();
+    expect(westMachine('Excavator Plow')).toBeNull();
+    // post drivers, pounders and rammers are hand tools or attachments
+    expect(westMachine('Post Rammer, Machete And (2) 10” Steel Wedges')).toBeNull();
+    // the machines those words also name still are machines
+    expect(westMachine('Kubota L39 Tractor Loader Backhoe')).toEqual({ categoryId: 4, kind: 'machine' });
+    expect(westMachine('JCB 3CX Backhoe')).toEqual({ categoryId: 4, kind: 'machine' });
+    expect(westMachine('Hamm HD12 Vibratory Roller')).toEqual({ categoryId: 9, kind: 'machine' });
+    expect(westMachine('2024 AGT LRT23 Compact Skid Steer Track Loader (Unused)')).toEqual({ categoryId: 5, kind: 'machine' });
+    expect(westMachine('Toyota 8FGCU25 4700 Lb Capacity Propane Forklift with Avery Weigh-Tronix Attachment')).toEqual({ categoryId: 11, kind: 'forklift' });
+    expect(westMachine('Genie GR-20 Vertical Mast Lift - 20\' Max Lift Height')).toEqual({ categoryId: 11, kind: 'aerial lift' });
+    expect(westMachine('Wilson Hopper Bottom Trailer')).toEqual({ categoryId: 11, kind: 'trailer' });
+  });
 });
