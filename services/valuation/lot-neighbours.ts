@@ -29,6 +29,11 @@ export type LotNeighbours = {
    * from that source's sold lots (absent in tables fitted before 2026-11-27: no shift).
    */
   impairedShift?: Record<string, number>;
+  /**
+   * Per source: the log shift of a lot whose sale waits on the seller's confirmation (`reserveLot`),
+   * learned from that source's sold lots (absent in tables fitted before issue 28 round 5: no shift).
+   */
+  reserveShift?: Record<string, number>;
 };
 
 /**
@@ -79,6 +84,20 @@ export function impairedLot(r: Pick<ValuationInput, 'title' | 'description'>): b
   return IMPAIRED_WORDS.test(`${r.title ?? ''} ${(r.description ?? '').slice(0, DESCRIPTION_CHARS)}`);
 }
 
+/**
+ * A listing whose sale is subject to the seller's confirmation: a reserve, so the lot sells only
+ * above the seller's floor ("Seller's Confirmation: The sale of this item is subject to the
+ * seller's confirmation."). Read on the West folds (issue 28, round 5): all 9 such lots of the
+ * Apr–Jun 2025 fold (John Deere 7200R–8360R tractors, 2019 Bobcat excavators, a JCB backhoe) sold
+ * 1.6–3.2 log over the value the scorer wrote; the Jan–Mar fold and the test period have none.
+ */
+export const RESERVE_WORDS = /\bsubject to (?:the )?(?:seller|owner)[’']?s?[’']? (?:confirmation|approval)\b|\bseller[’']?s?[’']? confirmation\b/i;
+
+/** Whether the lot's title or the start of its description says its sale waits on the seller (`RESERVE_WORDS`). */
+export function reserveLot(r: Pick<ValuationInput, 'title' | 'description'>): boolean {
+  return RESERVE_WORDS.test(`${r.title ?? ''} ${(r.description ?? '').slice(0, DESCRIPTION_CHARS)}`);
+}
+
 /** Pseudo-lots at no shift that an impaired shift is shrunk by: a source with few such lots says little. */
 const IMPAIRED_PSEUDO = 5;
 
@@ -89,22 +108,42 @@ const IMPAIRED_PSEUDO = 5;
  * rows, with a handful of such lots) nor the nearest lots (the words are a few among eighty) see it.
  */
 export function fitImpairedShift(lots: { source: string; impaired: boolean; relative: number }[]): Record<string, number> {
+  return fitWordShift(lots.map((l) => ({ source: l.source, flagged: l.impaired, relative: l.relative })), -1);
+}
+
+/**
+ * Per source: how far over its market a lot sold subject to the seller's confirmation sells,
+ * against the source's other lots, shrunk the same way and never under 0 (a reserve never makes a
+ * lot worth less).
+ */
+export function fitReserveShift(lots: { source: string; reserve: boolean; relative: number }[]): Record<string, number> {
+  return fitWordShift(lots.map((l) => ({ source: l.source, flagged: l.reserve, relative: l.relative })), 1);
+}
+
+/** Median of the flagged lots against the others, shrunk by `IMPAIRED_PSEUDO` pseudo-lots, kept on `sign`'s side of 0. */
+function fitWordShift(lots: { source: string; flagged: boolean; relative: number }[], sign: 1 | -1): Record<string, number> {
   const out: Record<string, number> = {};
   for (const source of new Set(lots.map((l) => l.source))) {
     const own = lots.filter((l) => l.source === source);
-    const impaired = own.filter((l) => l.impaired).map((l) => l.relative);
-    const others = own.filter((l) => !l.impaired).map((l) => l.relative);
-    if (impaired.length === 0 || others.length === 0) continue;
-    const shift = (median(impaired) - median(others)) * (impaired.length / (impaired.length + IMPAIRED_PSEUDO));
-    out[source] = Math.min(0, shift);
+    const flagged = own.filter((l) => l.flagged).map((l) => l.relative);
+    const others = own.filter((l) => !l.flagged).map((l) => l.relative);
+    if (flagged.length === 0 || others.length === 0) continue;
+    const shift = (median(flagged) - median(others)) * (flagged.length / (flagged.length + IMPAIRED_PSEUDO));
+    out[source] = sign < 0 ? Math.min(0, shift) : Math.max(0, shift);
   }
   return out;
 }
 
-/** The log shift of a lot whose listing says it is impaired (0 for any other lot, or a table without shifts). */
+/**
+ * The log shift of a lot whose listing says it is impaired, plus that of one sold subject to the
+ * seller's confirmation (0 for any other lot, or a table without shifts).
+ */
 export function impairedLogShift(n: LotNeighbours | undefined, r: ValuationInput): number {
-  if (!n?.impairedShift || !isOnlineLot(r) || !impairedLot(r)) return 0;
-  return n.impairedShift[String(r.attributes.source)] ?? 0;
+  if (!n || !isOnlineLot(r)) return 0;
+  const source = String(r.attributes.source);
+  const impaired = n.impairedShift && impairedLot(r) ? (n.impairedShift[source] ?? 0) : 0;
+  const reserve = n.reserveShift && reserveLot(r) ? (n.reserveShift[source] ?? 0) : 0;
+  return impaired + reserve;
 }
 
 function median(values: number[]): number {
@@ -133,12 +172,16 @@ export function fitLotNeighbours(rows: TrainingSale[]): LotNeighbours | undefine
   const impairedShift = fitImpairedShift(
     online.map((r, i) => ({ source: String(r.attributes.source), impaired: impairedLot(r), relative: lots[i]!.logPrice - prior[lots[i]!.type]! })),
   );
+  const reserveShift = fitReserveShift(
+    online.map((r, i) => ({ source: String(r.attributes.source), reserve: reserveLot(r), relative: lots[i]!.logPrice - prior[lots[i]!.type]! })),
+  );
   return {
     words,
     idf: words.map((w) => Math.log((online.length + 1) / (df.get(w)! + 1)) + 1),
     lots,
     prior,
     impairedShift,
+    reserveShift,
   };
 }
 
