@@ -89,7 +89,7 @@ export function impairedLot(r: Pick<ValuationInput, 'title' | 'description'>): b
  * above the seller's floor ("Seller's Confirmation: The sale of this item is subject to the
  * seller's confirmation."). Read on the West folds (issue 28, round 5): all 9 such lots of the
  * Apr–Jun 2025 fold (John Deere 7200R–8360R tractors, 2019 Bobcat excavators, a JCB backhoe) sold
- * 1.6–3.2 log over the value the scorer wrote; the Jan–Mar fold and the test period have none.
+ * 1.7–3.2 log over the value the scorer wrote; the Jan–Mar fold and the test period have none.
  */
 export const RESERVE_WORDS = /\bsubject to (?:the )?(?:seller|owner)[’']?s?[’']? (?:confirmation|approval)\b|\bseller[’']?s?[’']? confirmation\b/i;
 
