@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fitLotNeighbours, fitReserveShift, impairedLogShift, reserveLot } from '../../services/valuation/lot-neighbours.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
+import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
+import { seededRandom } from '../../services/shared/seeded-random.js';
 
 const OTHER = 11;
 const CONFIRMATION = "Seller's Confirmation: The sale of this item is subject to the seller's confirmation. Manufacturer: John Deere";
@@ -56,5 +58,31 @@ describe('a listing whose sale is subject to the seller’s confirmation (a rese
     expect(impairedLogShift(n, lot('John Deere Tractor', 0, CONFIRMATION, 'govdeals'))).toBe(0);
     expect(impairedLogShift(n, lot('John Deere Tractor', 0, CONFIRMATION, 'fastiron'))).toBe(0);
     expect(impairedLogShift({ ...n, reserveShift: undefined }, lot('John Deere Tractor', 0, CONFIRMATION))).toBe(0);
+  });
+});
+
+describe('the fair value of a reserve online lot', () => {
+  it('is the model’s value moved up by its source’s shift; a lot of the same words without a reserve is not moved', () => {
+    // West tractors near $4,000, one in ten sold subject to the seller's confirmation near $30,000
+    const random = seededRandom(5);
+    const sales: TrainingSale[] = Array.from({ length: 300 }, (_, i) => {
+      const reserve = i % 10 === 0;
+      const soldAt = new Date(Date.UTC(2024, Math.floor((i / 300) * 12), 1 + Math.floor(random() * 27)));
+      const price = Math.round((reserve ? 30_000 : 4000) * Math.exp(0.3 * (random() - 0.5)));
+      return { ...lot('John Deere Tractor', price, reserve ? CONFIRMATION : ''), soldAt, attributes: { source: 'westauction', machine_kind: 'tractor' } };
+    });
+    const { model } = trainFairValueModel(sales, { params: { trees: 60, learningRate: 0.1 }, members: 1 });
+    const shift = model.data.lotNeighbours!.reserveShift!.westauction!;
+    expect(shift).toBeGreaterThan(1);
+    const at = new Date('2025-01-01T00:00:00Z');
+    const reserve = { ...lot('John Deere Tractor', 0, CONFIRMATION), soldAt: at, attributes: { source: 'westauction', machine_kind: 'tractor' } };
+    const plain = { ...reserve, description: '' };
+    const withShift = model.valueAll([reserve, plain]);
+    const table = model.data.lotNeighbours!;
+    model.data.lotNeighbours = { ...table, reserveShift: {} };
+    const without = model.valueAll([reserve, plain]);
+    model.data.lotNeighbours = table;
+    expect(withShift[0]!.logPrice - without[0]!.logPrice).toBeCloseTo(shift, 10);
+    expect(withShift[1]!.logPrice).toBe(without[1]!.logPrice);
   });
 });
