@@ -10,7 +10,7 @@ import { fitTitleWords, titleWordColumns, TITLE_WORD_SPECS, type TitleWords } fr
 import { fitLotNeighbours, impairedLogShift, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
 import { ageingFactor, ageRatio, comparableToday, estimatePriceIndex, inDollarsOf, priceLevel, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
-import { atLeastAsWide, baselineKnots, FEW_HELD_OUT, knotsFromRange, residualKnots } from './market-distribution.js';
+import { atLeastAsWide, baselineKnots, FEW_HELD_OUT, fitScaleModel, KNOT_PROBS, knotsFromRange, lotScale, residualKnots, scaleFeatures, withLowerTailScaled, type ScaleModel } from './market-distribution.js';
 import { fitTargetEncoding, TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
 const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS, ...LATER_FEATURE_SPECS, ...TITLE_WORD_SPECS];
@@ -150,6 +150,14 @@ export type SerializedFairValueModel = {
      * distribution is given (market-distribution.ts, baselineKnots).
      */
     sourceFloor?: Record<string, number[]>;
+    /**
+     * Per source with enough held-out sales (FEW_HELD_OUT), how a lot's spread departs from its
+     * source's by what is known of it at listing time (market-distribution.ts, ScaleModel): the
+     * lower tail's knots (and the type scales) are read from the held-out errors divided by their
+     * lot's scale, and a listing's lower-tail knots are multiplied by its own. Absent in models
+     * stored before it: every lot its source's distribution, as before.
+     */
+    lotScale?: Record<string, ScaleModel>;
   };
   /** Title words' mean log prices (title-words.ts). */
   titleWords?: TitleWords;
@@ -290,6 +298,7 @@ export class FairValueModel {
       // a source's own range first: an online surplus auction's hammer prices scatter wider than a dealer auction's
       const own = this.data.ranges.bySource?.[saleSource(input)];
       const range = own ?? this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
+      const scale = own ? lotScale(this.data.ranges.lotScale?.[saleSource(input)], scaleFeatures(input, support)) : 1;
       const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), this.data.neighbourBlend) + impairedLogShift(this.data.lotNeighbours, input);
       return {
         logPrice: l,
@@ -297,7 +306,7 @@ export class FairValueModel {
         low: Math.expm1(l + range.low),
         high: Math.expm1(l + range.high),
         support,
-        knots: marketKnots(this.data.ranges, range, saleSource(input), input.categoryId, own !== undefined),
+        knots: withLowerTailScaled(marketKnots(this.data.ranges, range, saleSource(input), input.categoryId, own !== undefined), scale),
         ownMarket: own !== undefined,
       };
     });
@@ -351,7 +360,14 @@ function marketKnots(ranges: SerializedFairValueModel['ranges'], range: RangeQua
  */
 function withKnotsOf(
   ranges: SerializedFairValueModel['ranges'],
-  from: { overall: RangeQuantiles; byBucket: (RangeQuantiles | null)[]; bySource: Record<string, RangeQuantiles>; typeScale: Record<string, number>; typeKnots: Record<string, number[]> },
+  from: {
+    overall: RangeQuantiles;
+    byBucket: (RangeQuantiles | null)[];
+    bySource: Record<string, RangeQuantiles>;
+    typeScale: Record<string, number>;
+    typeKnots: Record<string, number[]>;
+    lotScale: Record<string, ScaleModel>;
+  },
 ): SerializedFairValueModel['ranges'] {
   const knotsOf = (range: RangeQuantiles, other: RangeQuantiles | null | undefined): RangeQuantiles => ({ ...range, knots: other?.knots ?? range.knots });
   return {
@@ -361,8 +377,10 @@ function withKnotsOf(
     bySource: Object.fromEntries(Object.entries(ranges.bySource ?? {}).map(([k, r]) => [k, knotsOf(r, from.bySource[k])])),
     typeScale: from.typeScale,
     typeKnots: from.typeKnots,
+    lotScale: from.lotScale,
   };
 }
+
 
 /** A type needs this many held-out sales of its source to get its own spread (typeScale). */
 const MIN_TYPE_HOLDOUT = 150;
@@ -402,6 +420,8 @@ export type TrainOptions = {
   members?: number;
   /** Fill in missing hours from the model's typical hours per year of age (default) or leave them missing. */
   imputeHours?: boolean;
+  /** A spread per lot for sources with a large calibration window (ranges.lotScale); default on. */
+  lotScale?: boolean;
   /** Share (0–1) of the time holdout's median log error added to every prediction (default 0). */
   driftShare?: number;
   /** Pseudo-sales at the type's mean that each target encoding is smoothed with (default DEFAULT_TARGET_SMOOTHING). */
@@ -655,12 +675,39 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     const overall = quantiles(shifted(residuals));
     const byBucket = residualsByBucket.map((values) => (values.length >= 40 ? quantiles(shifted(values)) : null));
     const residualsBySource = new Map<string, number[]>();
+    const indicesBySource = new Map<string, number[]>();
     holdout.forEach((r, i) => {
       const key = saleSource(r);
       let list = residualsBySource.get(key);
       if (!list) residualsBySource.set(key, (list = []));
       list.push(residuals[i]!);
+      let idx = indicesBySource.get(key);
+      if (!idx) indicesBySource.set(key, (idx = []));
+      idx.push(i);
     });
+    // A spread per lot where the source's window is large enough to tell (FEW_HELD_OUT): the lower
+    // tail's knots and the type scales are read from each error divided by its lot's scale (around
+    // the source's median), so a listing's lower tail times its own scale is its distribution
+    // there — the side every Good and Excellent claim rests on. The upper tail (Poor's side) stays
+    // the source's one spread: on the training-period folds both months sold above their values
+    // (the price level drifted), and a sharper upper tail for well-known lots turned that drift into
+    // more Poor claims (January 2012 14.9% → 15.9%, May–June 2011 10.6% → 12.7%; lower tail only:
+    // 13.4%, 9.8%; docs/valuation.md, "Deal flags"). The 10–90% range stays the source's (accuracy's).
+    const lotScales: Record<string, ScaleModel> = {};
+    const standardised = [...residuals];
+    for (const [source, idx] of indicesBySource) {
+      if (opts.lotScale === false || idx.length < FEW_HELD_OUT) continue;
+      const values = idx.map((i) => residuals[i]!);
+      const model = fitScaleModel(
+        idx.map((i) => scaleFeatures(holdout[i]!, fitSupport[supportKey(holdout[i]!)] ?? 0)),
+        values,
+      );
+      if (!model) continue;
+      lotScales[source] = model;
+      const median = quantile([...values].sort((a, b) => a - b), 0.5);
+      for (const i of idx) standardised[i] = median + (residuals[i]! - median) / lotScale(model, scaleFeatures(holdout[i]!, fitSupport[supportKey(holdout[i]!)] ?? 0));
+    }
+    const standardisedBySource = new Map([...indicesBySource].map(([k, idx]) => [k, idx.map((i) => standardised[i]!)]));
     // A source with few held-out sales (FEW_HELD_OUT) claims no more than the per-type median price
     // would: each type's distribution is at least as wide as the spread of the source's own earlier
     // lots of that type around their median (types with under MIN_BASELINE_LOTS lots: all types
@@ -669,6 +716,11 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     // at their own price; floored per type, 1 in 50 (docs/valuation.md, "Deal flags").
     const typeKnots: Record<string, number[]> = {};
     const sourceQuantiles = (source: string, values: number[]): RangeQuantiles => {
+      if (lotScales[source]) {
+        const own = quantiles(shifted(values));
+        const std = residualKnots(shifted(standardisedBySource.get(source)!));
+        return { ...own, knots: std && own.knots ? std.map((k, i) => (KNOT_PROBS[i]! < 0.5 ? k : own.knots![i]!)) : own.knots };
+      }
       if (source === 'fastiron') return quantiles(shifted(values));
       const sorted = shifted(values).sort((a, b) => a - b);
       let own = residualKnots(sorted);
@@ -688,16 +740,16 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
       const key = `${saleSource(r)}|${r.categoryId}`;
       let list = residualsByType.get(key);
       if (!list) residualsByType.set(key, (list = []));
-      list.push(residuals[i]!);
+      list.push(standardised[i]!);
     });
     const typeScale: Record<string, number> = {};
     for (const [key, values] of residualsByType) {
       const source = key.slice(0, key.lastIndexOf('|'));
       if (values.length < MIN_TYPE_HOLDOUT || !bySource[source]) continue;
-      const ratio = spread(values) / Math.max(1e-6, spread(residualsBySource.get(source)!));
+      const ratio = spread(values) / Math.max(1e-6, spread(standardisedBySource.get(source)!));
       typeScale[key] = Math.round(Math.min(1.6, Math.max(0.6, ratio)) * 1000) / 1000;
     }
-    return { overall, byBucket, bySource, typeScale, typeKnots, residualsBySource };
+    return { overall, byBucket, bySource, typeScale, typeKnots, lotScale: lotScales, residualsBySource };
   };
   const onTrees = calibrate(all);
   // A source with sold lots but too few for its own calibration window borrows the support buckets'
@@ -726,6 +778,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     typeScale: onTrees.typeScale,
     typeKnots: onTrees.typeKnots,
     sourceFloor,
+    lotScale: onTrees.lotScale,
   };
   const holdoutModel = () =>
     new FairValueModel({

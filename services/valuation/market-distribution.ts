@@ -6,6 +6,11 @@
  * errors there: services/scorer/final-value-calibration.ts), at fixed probabilities ("knots"); between knots it is interpolated on the normal-score scale, beyond the
  * outer knots extended along the outer segments' slope. The deal score asks it one question: how
  * likely is the market value above what the buyer pays?
+ *
+ * Where a source's window is large, its lower tail is a spread per lot (ScaleModel): wider for a
+ * lot whose model the model has seen few sales of, or listed without a year or hours; sharper for
+ * a well-known one. A tail knot is read from the order statistics only where enough residuals lie
+ * beyond it (TAIL_MIN_LOTS), else extended from the knots that are (extendTails).
  */
 
 /** The probabilities the residual quantiles are stored at: dense in the tails, where the claims live. */
@@ -48,6 +53,9 @@ export function normalQuantile(p: number): number {
 
 const KNOT_Z = KNOT_PROBS.map(normalQuantile);
 
+/** The outer slopes: from the outer knot to the third from the end, steadier than the last gap alone. */
+const TAIL_SPAN = 3;
+
 function quantileOf(sorted: number[], q: number): number {
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
@@ -56,20 +64,145 @@ function quantileOf(sorted: number[], q: number): number {
 }
 
 /**
+ * A tail knot is read from the order statistics only where at least this many residuals lie
+ * beyond it (p × n for a lower knot at probability p); further out it is extended from the
+ * outermost knot that is (extendTails). Below it a knot is one or two lots, and cannot lie beyond
+ * the lowest lot seen: from 60 draws of a normal the 1% point read so sits 0.25 log too narrow on
+ * average (tests/unit/valuation-lot-scale.test.ts); the demo's floor, read from about 75 sold
+ * lots, moved its 1% point from −1.24 to −1.72 log with three more lots. Chosen on the West folds
+ * of the training period (docs/valuation.md, "Deal flags"): at 3 the Jan–Mar 2025 fold's false
+ * Excellent at market price fell from 2.1% to 0% and the Apr–Jun fold found 18.6% of quarter-price
+ * lots (13.6% reading every knot from the order statistics), its k = 1 claims within a lot; at 5
+ * the Apr–Jun fold called 3.6% Excellent at market price. Fast Iron's windows (1,600+ held-out
+ * sales: 8 or more beyond the 0.5% knot) are read as before.
+ */
+export const TAIL_MIN_LOTS = 3;
+
+/**
+ * The knots with those too far out for `n` residuals to tell (fewer than `minLots` beyond them)
+ * extended from the outermost estimable knot along the normal-score slope of the estimable tail:
+ * from the median (0) through that knot, so a 1% point read from 60 lots is the 5% point's
+ * distance times Φ⁻¹(0.01) / Φ⁻¹(0.05), not the lowest lot or two.
+ */
+export function extendTails(knots: number[], n: number, minLots = TAIL_MIN_LOTS): number[] {
+  const out = [...knots];
+  const last = KNOT_PROBS.length - 1;
+  let lo = 0;
+  while (lo < last && KNOT_PROBS[lo]! * n < minLots) lo++;
+  let hi = last;
+  while (hi > 0 && (1 - KNOT_PROBS[hi]!) * n < minLots) hi--;
+  if (lo > 0 && KNOT_PROBS[lo]! < 0.5) for (let i = 0; i < lo; i++) out[i] = (knots[lo]! * KNOT_Z[i]!) / KNOT_Z[lo]!;
+  if (hi < last && KNOT_PROBS[hi]! > 0.5) for (let i = hi + 1; i <= last; i++) out[i] = (knots[hi]! * KNOT_Z[i]!) / KNOT_Z[hi]!;
+  return out;
+}
+
+/**
  * The knots of a set of log residuals (log true − log predicted), at KNOT_PROBS, centred on their
  * median; made strictly increasing so the distribution can be inverted. null with fewer than 20
  * residuals. Centred: the residuals come from the holdout fit, which never saw the latest sales'
  * price level (on Fast Iron's 2011–12 holdout it under-valued by a median 0.28 log), while the
  * final model is refitted on them; the fair value is the distribution's median, its spread is
- * what the holdout tells.
+ * what the holdout tells. A tail knot with fewer than TAIL_MIN_LOTS residuals beyond it is
+ * extended from the knots that have them (extendTails).
  */
 export function residualKnots(residuals: number[]): number[] | null {
   if (residuals.length < 20) return null;
   const sorted = [...residuals].sort((a, b) => a - b);
   const median = quantileOf(sorted, 0.5);
-  const knots = KNOT_PROBS.map((p) => quantileOf(sorted, p) - median);
+  const knots = extendTails(
+    KNOT_PROBS.map((p) => quantileOf(sorted, p) - median),
+    sorted.length,
+  );
   for (let i = 1; i < knots.length; i++) if (knots[i]! <= knots[i - 1]!) knots[i] = knots[i - 1]! + 1e-4;
   return knots.map((v) => Math.round(v * 1e4) / 1e4);
+}
+
+/**
+ * What the per-lot spread reads of a lot, all known when it is listed: how many sales of its
+ * model the model was trained on (log(1 + n)), and whether its year and its hours are missing.
+ * On Fast Iron's held-out sales before 2012 the middle half of errors spread 0.41 log for the
+ * third of lots with the fewest sales of their model and 0.25 for the third with the most, 0.42
+ * without a year and 0.28 with one (docs/valuation.md, "Deal flags").
+ */
+export const SCALE_FEATURES = ['log_model_sales', 'no_year', 'no_hours'] as const;
+
+export function scaleFeatures(lot: { year: number | null; hours: number | null }, modelSales: number): number[] {
+  return [Math.log1p(Math.max(0, modelSales)), lot.year === null ? 1 : 0, lot.hours === null ? 1 : 0];
+}
+
+/**
+ * A lot's spread against its source's: exp(coef · (x − mean)), so the held-out sales' scales
+ * have a geometric mean of 1 and the knots read from residual / scale keep their units.
+ */
+export type ScaleModel = { features: string[]; mean: number[]; coef: number[] };
+
+/** A lot's scale is kept within these bounds: no lot is claimed 2.5 times as sure, or as unsure, as its source's typical one. */
+const SCALE_BOUNDS = [0.4, 2.5] as const;
+
+/** Shrinkage of the scale's coefficients towards 0, in residuals' worth: a few dozen residuals barely move it. */
+const SCALE_PRIOR_LOTS = 50;
+
+/**
+ * The scale model of a source's held-out residuals: least squares of log |residual − median| on
+ * the lot's features (the log of a residual's size is its scale's log plus noise of fixed
+ * distribution), ridge-shrunk by SCALE_PRIOR_LOTS. null with fewer than 20 residuals or no
+ * feature that varies.
+ */
+export function fitScaleModel(x: number[][], residuals: number[]): ScaleModel | null {
+  const n = residuals.length;
+  if (n < 20 || x.length !== n) return null;
+  const d = x[0]!.length;
+  const median = quantileOf([...residuals].sort((a, b) => a - b), 0.5);
+  // |residual| floored at 0.01 log: a sale right on the median says nothing of a scale of 0
+  const y = residuals.map((r) => Math.log(Math.max(0.01, Math.abs(r - median))));
+  const mean = Array.from({ length: d }, (_, j) => x.reduce((a, row) => a + row[j]!, 0) / n);
+  const yMean = y.reduce((a, v) => a + v, 0) / n;
+  const xtx = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+  const xty = new Array<number>(d).fill(0);
+  x.forEach((row, i) => {
+    for (let j = 0; j < d; j++) {
+      const cj = row[j]! - mean[j]!;
+      xty[j]! += cj * (y[i]! - yMean);
+      for (let k = 0; k < d; k++) xtx[j]![k]! += cj * (row[k]! - mean[k]!);
+    }
+  });
+  const kept = xtx.map((row, j) => row[j]! > 1e-9);
+  if (!kept.some(Boolean)) return null;
+  for (let j = 0; j < d; j++) xtx[j]![j]! += kept[j] ? (SCALE_PRIOR_LOTS * xtx[j]![j]!) / n : 1;
+  const coef = solve(xtx, xty).map((c, j) => (kept[j] ? Math.round(c * 1e4) / 1e4 : 0));
+  return { features: [...SCALE_FEATURES].slice(0, d), mean: mean.map((m) => Math.round(m * 1e4) / 1e4), coef };
+}
+
+/** Gaussian elimination with partial pivoting (a small symmetric positive definite system). */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
+    [m[c], m[p]] = [m[p]!, m[c]!];
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = m[r]![c]! / m[c]![c]!;
+      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
+    }
+  }
+  return m.map((row, i) => row[n]! / row[i]!);
+}
+
+/**
+ * The knots with the lower tail (the deal claims' side: how far under its value such a lot may
+ * sell) multiplied by a lot's scale; the median and upper tail as they are.
+ */
+export function withLowerTailScaled(knots: number[], scale: number): number[] {
+  return scale === 1 ? knots : knots.map((k, i) => (KNOT_PROBS[i]! < 0.5 ? k * scale : k));
+}
+
+/** A lot's scale under a source's scale model (1 without one: a model stored before it scores as before). */
+export function lotScale(model: ScaleModel | undefined, x: number[]): number {
+  if (!model) return 1;
+  const log = model.coef.reduce((a, c, j) => a + c * ((x[j] ?? model.mean[j]!) - model.mean[j]!), 0);
+  return Math.min(SCALE_BOUNDS[1], Math.max(SCALE_BOUNDS[0], Math.exp(log)));
 }
 
 /** Each tail at least as wide as the floor's, knot by knot (both centred on 0). */
@@ -113,9 +246,6 @@ export function knotsFromRange(lowLog: number, highLog: number): number[] {
   const z90 = normalQuantile(0.9);
   return KNOT_Z.map((z) => (z < 0 ? (z / z90) * -lowLog : (z / z90) * highLog));
 }
-
-/** The outer slopes: from the outer knot to the third from the end, steadier than the last gap alone. */
-const TAIL_SPAN = 3;
 
 /**
  * The normal score of a log gap `d` (log price − log fair value) under the residual distribution:
