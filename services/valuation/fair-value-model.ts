@@ -298,7 +298,8 @@ export class FairValueModel {
       // a source's own range first: an online surplus auction's hammer prices scatter wider than a dealer auction's
       const own = this.data.ranges.bySource?.[saleSource(input)];
       const range = own ?? this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
-      const scale = own ? lotScale(this.data.ranges.lotScale?.[saleSource(input)], scaleFeatures(input, support)) : 1;
+      const scaleModel = own ? this.data.ranges.lotScale?.[saleSource(input)] : undefined;
+      const scale = scaleModel ? lotScale(scaleModel, scaleFeatures(input, (support * (scaleModel.rows ?? this.data.trainedRows)) / this.data.trainedRows)) : 1;
       const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), this.data.neighbourBlend) + impairedLogShift(this.data.lotNeighbours, input);
       return {
         logPrice: l,
@@ -703,7 +704,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
         values,
       );
       if (!model) continue;
-      lotScales[source] = model;
+      lotScales[source] = { ...model, rows: fit.length };
       const median = quantile([...values].sort((a, b) => a - b), 0.5);
       for (const i of idx) standardised[i] = median + (residuals[i]! - median) / lotScale(model, scaleFeatures(holdout[i]!, fitSupport[supportKey(holdout[i]!)] ?? 0));
     }

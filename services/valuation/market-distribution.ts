@@ -134,7 +134,17 @@ export function scaleFeatures(lot: { year: number | null; hours: number | null }
  * A lot's spread against its source's: exp(coef · (x − mean)), so the held-out sales' scales
  * have a geometric mean of 1 and the knots read from residual / scale keep their units.
  */
-export type ScaleModel = { features: string[]; mean: number[]; coef: number[] };
+export type ScaleModel = {
+  features: string[];
+  mean: number[];
+  coef: number[];
+  /**
+   * The training sales the model sales were counted in when it was fitted (the holdout fit's): a
+   * listing's count, taken from the final model's larger training set, is brought to that size
+   * (× rows / trained rows), so a model with 17% more sales does not read every lot as better known.
+   */
+  rows?: number;
+};
 
 /** A lot's scale is kept within these bounds: no lot is claimed 2.5 times as sure, or as unsure, as its source's typical one. */
 const SCALE_BOUNDS = [0.4, 2.5] as const;

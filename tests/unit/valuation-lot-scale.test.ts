@@ -73,6 +73,24 @@ describe('a spread per lot (the deal score\u2019s distribution knows an unusual 
     expect(share(levels(model, noisy, 1), 'good', 'excellent')).toBeLessThan(share(levels(oneSpread, noisy, 1), 'good', 'excellent'));
   });
 
+  it('reads a listing\u2019s model sales at the size of training its scale was fitted on', () => {
+    // fitted on the holdout fit's sales, applied by the final model trained on all of them
+    expect(model.data.ranges.lotScale!.fastiron!.rows).toBeLessThan(model.data.trainedRows);
+    const lot = quiet[0]!;
+    const rows = model.data.trainedRows / 4;
+    const scale = { features: ['log_model_sales', 'no_year', 'no_hours'], mean: [Math.log1p(model.support(lot) / 4), 0, 0], coef: [-0.5, 0, 0], rows };
+    const withScale = FairValueModel.fromJSON({ ...model.toJSON(), ranges: { ...model.data.ranges, lotScale: { fastiron: scale } } });
+    const unscaled = FairValueModel.fromJSON({ ...model.toJSON(), ranges: { ...model.data.ranges, lotScale: undefined } });
+    const q05 = KNOT_PROBS.indexOf(0.05);
+    // a quarter of the training: its count read as a quarter, right at the scale model's mean (scale 1)
+    expect(withScale.valueAll([lot])[0]!.knots[q05]!).toBeCloseTo(unscaled.valueAll([lot])[0]!.knots[q05]!, 10);
+    // read at full size it would be e^(−0.5 · log 4) ≈ 0.5 as wide
+    const full = FairValueModel.fromJSON({ ...model.toJSON(), ranges: { ...model.data.ranges, lotScale: { fastiron: { ...scale, rows: undefined } } } });
+    expect(full.valueAll([lot])[0]!.knots[q05]! / unscaled.valueAll([lot])[0]!.knots[q05]!).toBeCloseTo(Math.exp(-0.5 * (Math.log1p(model.support(lot)) - Math.log1p(model.support(lot) / 4))), 6);
+    // the upper tail is its source's
+    expect(full.valueAll([lot])[0]!.knots.slice(12)).toEqual(unscaled.valueAll([lot])[0]!.knots.slice(12));
+  });
+
   it('scores a model stored before the per-lot spread exactly as before: every lot its source\u2019s distribution', () => {
     const json = JSON.parse(JSON.stringify(model.toJSON()));
     delete json.ranges.lotScale;
