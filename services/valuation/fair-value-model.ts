@@ -382,7 +382,6 @@ function withKnotsOf(
   };
 }
 
-
 /** A type needs this many held-out sales of its source to get its own spread (typeScale). */
 const MIN_TYPE_HOLDOUT = 150;
 

@@ -71,8 +71,8 @@ function quantileOf(sorted: number[], q: number): number {
  * average (tests/unit/valuation-lot-scale.test.ts); the demo's floor, read from about 75 sold
  * lots, moved its 1% point from −1.24 to −1.72 log with three more lots. Chosen on the West folds
  * of the training period (docs/valuation.md, "Deal flags"): at 3 the Jan–Mar 2025 fold's false
- * Excellent at market price fell from 2.1% to 0% and the Apr–Jun fold found 18.6% of quarter-price
- * lots (13.6% reading every knot from the order statistics), its k = 1 claims within a lot; at 5
+ * Excellent at market price fell from 1.6% to 0% and the Apr–Jun fold found 16.4% of quarter-price
+ * lots (11.4% reading every knot from the order statistics), its k = 1 claims within a lot; at 5
  * the Apr–Jun fold called 3.6% Excellent at market price. Fast Iron's windows (1,600+ held-out
  * sales: 8 or more beyond the 0.5% knot) are read as before.
  */
