@@ -21,8 +21,8 @@ import { parseArgs, type CliCommand } from './command.js';
 import { textTable } from './table.js';
 
 export const MODEL_EVAL_USAGE =
-  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]\n' +
-  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]';
+  'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--spread source|lot] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]\n' +
+  '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--spread source|lot] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]';
 
 export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
   const v = flags[name];
@@ -110,8 +110,13 @@ function trainOptions(flags: Record<string, string | true>): TrainOptions {
   const v = flags['calibrate-on'];
   // a saved model keeps the calibration it was trained with: asking for another would be ignored
   if (v !== undefined && flags['load-model'] !== undefined) throw new UsageError('--calibrate-on applies to training; a model from --load-model keeps the calibration it was saved with');
-  if (v === undefined || v === 'values') return withFinalValueCalibration();
-  if (v === 'trees') return {};
+  const spread = flags['spread'];
+  if (spread !== undefined && flags['load-model'] !== undefined) throw new UsageError('--spread applies to training; a model from --load-model keeps the spread it was saved with');
+  if (spread !== undefined && spread !== 'source' && spread !== 'lot') throw new UsageError('--spread takes source or lot');
+  // --spread lot: the per-lot spread of the claims (TrainOptions.lotScale), off in production
+  const lotScale = spread === 'lot' ? { lotScale: true } : {};
+  if (v === undefined || v === 'values') return withFinalValueCalibration(lotScale);
+  if (v === 'trees') return lotScale;
   throw new UsageError('--calibrate-on takes values or trees');
 }
 

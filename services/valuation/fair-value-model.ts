@@ -420,7 +420,12 @@ export type TrainOptions = {
   members?: number;
   /** Fill in missing hours from the model's typical hours per year of age (default) or leave them missing. */
   imputeHours?: boolean;
-  /** A spread per lot for sources with a large calibration window (ranges.lotScale); default on. */
+  /**
+   * A spread per lot for sources with a large calibration window (ranges.lotScale). Off by default:
+   * on the training period's folds it moved false Good/Excellent calls at market price within a few
+   * lots either way (fewer on two Fast Iron folds, more Excellent on two others), and February 2012
+   * called more lots good at their own price with it (docs/valuation.md, "Deal flags", round 5).
+   */
   lotScale?: boolean;
   /** Share (0–1) of the time holdout's median log error added to every prediction (default 0). */
   driftShare?: number;
@@ -696,7 +701,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     const lotScales: Record<string, ScaleModel> = {};
     const standardised = [...residuals];
     for (const [source, idx] of indicesBySource) {
-      if (opts.lotScale === false || idx.length < FEW_HELD_OUT) continue;
+      if (opts.lotScale !== true || idx.length < FEW_HELD_OUT) continue;
       const values = idx.map((i) => residuals[i]!);
       const model = fitScaleModel(
         idx.map((i) => scaleFeatures(holdout[i]!, fitSupport[supportKey(holdout[i]!)] ?? 0)),

@@ -43,7 +43,7 @@ describe('specs read from usage lines (commands that declare no flags)', () => {
 
   it('model:eval: both protocols\' flags take a value, --json is a switch', () => {
     const spec = specFromUsage('model:eval', command('model:eval').usage);
-    expect(Object.keys(spec.flags).sort()).toEqual(['calibrate-on', 'data', 'json', 'load-model', 'offers-for-hours', 'protocol', 'save-model', 'test', 'test-before', 'test-from', 'test-prices', 'train', 'train-before', 'train-prices']);
+    expect(Object.keys(spec.flags).sort()).toEqual(['calibrate-on', 'data', 'dump-errors', 'json', 'load-model', 'offers-for-hours', 'protocol', 'save-model', 'spread', 'test', 'test-before', 'test-from', 'test-prices', 'train', 'train-before', 'train-prices']);
     expect(Object.entries(spec.flags).filter(([, f]) => f.kind === 'boolean').map(([name]) => name)).toEqual(['json']);
     expect(spec.positional).toBe(0);
   });

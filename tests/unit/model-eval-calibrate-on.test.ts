@@ -24,3 +24,10 @@ describe('model:eval --calibrate-on', () => {
     expect(await usageError(['--train', 'a.csv', '--test', 'b.csv', '--calibrate-on', 'trees', '--load-model', 'm.json'])).toContain('keeps the calibration it was saved with');
   });
 });
+
+describe('model:eval --spread', () => {
+  it('takes source or lot, and is refused beside --load-model', async () => {
+    expect(await usageError(['--protocol', 'west', '--spread', 'wide'])).toContain('--spread takes source or lot');
+    expect(await usageError(['--train', 'a.csv', '--test', 'b.csv', '--spread', 'lot', '--load-model', 'm.json'])).toContain('keeps the spread it was saved with');
+  });
+});

@@ -24,7 +24,7 @@ const sale = (i: number, n: number): TrainingSale => {
 };
 const N = 1800;
 const sales = Array.from({ length: N }, (_, i) => sale(i, N));
-const { model } = trainFairValueModel(sales, { params: { trees: 80, learningRate: 0.1 }, members: 1 });
+const { model } = trainFairValueModel(sales, { params: { trees: 80, learningRate: 0.1 }, members: 1, lotScale: true });
 // fresh lots of both segments from the same market (not trained on), each offered at k × the price it sold for
 const later = Array.from({ length: 800 }, (_, i) => sale(Math.floor((i * N) / 800), N));
 
