@@ -11,7 +11,7 @@ import { weightClass } from '../valuation/freight.js';
 import { deliveredTotals } from './delivered-total.js';
 import { dealClaimSentence } from '../valuation/deal-claim.js';
 import { valuationAgreement } from '../valuation/agreement.js';
-import { impairedLot } from '../valuation/lot-neighbours.js';
+import { impairedLot, reserveLot } from '../valuation/lot-neighbours.js';
 import {
   DEFAULT_PAGE_SIZE,
   type DealDetail,
@@ -318,7 +318,8 @@ function valuationNote(row: DetailRow): string | null {
     return [{ price, year: num(c.year), hours: num(c.hours) }];
   });
   if (row.fairValue === null) return null;
-  return valuationAgreement({ year: row.year, hours: row.hours, impaired: impairedLot({ title: row.title, description: row.description }) }, row.fairValue, comparables).note;
+  const text = { title: row.title, description: row.description };
+  return valuationAgreement({ year: row.year, hours: row.hours, impaired: impairedLot(text), reserve: reserveLot(text) }, row.fairValue, comparables).note;
 }
 
 function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['comparables'] {

@@ -6,8 +6,11 @@
  * Pure: the API calls it with what the scorer stored.
  */
 
-/** `impaired`: the listing says the machine does not work or is sold for parts (lot-neighbours.ts, `impairedLot`). */
-export type AgreementTarget = { year: number | null; hours: number | null; impaired?: boolean };
+/**
+ * `impaired`: the listing says the machine does not work or is sold for parts (lot-neighbours.ts,
+ * `impairedLot`); `reserve`: it is sold subject to the seller's confirmation (`reserveLot`).
+ */
+export type AgreementTarget = { year: number | null; hours: number | null; impaired?: boolean; reserve?: boolean };
 /** A comparable as stored: its price today and, for those scored since it was stored, its machine's year and hours. */
 export type AgreementComparable = { price: number; year?: number | null; hours?: number | null };
 export type Agreement = { position: 'none' | 'below' | 'within' | 'above'; note: string | null };
@@ -51,10 +54,13 @@ export function valuationAgreement(target: AgreementTarget, fairValue: number, c
   const position = fairValue > high * 1.005 ? 'above' : fairValue < low * 0.995 ? 'below' : 'within';
   if (position === 'within') return { position, note: noYear };
   const why = differences(target, comparables, position);
-  // an impaired lot is valued under working ones by its source's measured shift: say so first
+  // an impaired lot is valued under working ones, a reserve lot over lots sold outright, each by its
+  // source's measured shift (lot-neighbours.ts): say so first
   const line =
     position === 'below' && target.impaired
       ? 'The listing says it does not work, is sold for parts or with its contents, so valued below these sales.'
+      : position === 'above' && target.reserve
+      ? "Sold subject to the seller's confirmation (a reserve), as lots that fetch more are, so valued above these sales."
       : why.length > 0
       ? `${why.join(' and ').replace(/^./, (c) => c.toUpperCase())} than these sales, so valued ${position} them.`
       : `Valued ${position} these sales: the value also weighs the type's other sales and what the listing says.`;

@@ -199,6 +199,18 @@ describe('cards and details', () => {
     expect(toDetail({ ...valued, title: '2005 Ford F-350 Stake Side Truck', description: 'Runs and drives' }, [], []).valuation!.note).toMatch(/^Valued below these sales/);
   });
 
+  it("says on the deal page that a reserve lot is valued above its comparables because its listing says so", () => {
+    const comparables = [
+      { title: 'John Deere 6130R Tractor', price: 9000, sold_at: '2025-05-01', source: 'West Auctions', url: null, year: 2015, hours: null },
+      { title: 'John Deere 6120R Tractor', price: 11000, sold_at: '2025-06-01', source: 'West Auctions', url: null, year: 2015, hours: null },
+    ];
+    const valued = { ...row, title: '2015 John Deere 6130R Tractor', year: 2015, hours: null, fairValue: 30000, valueLow: 9000, valueHigh: 90000, valuationConfidence: 0.3, comparables };
+    expect(toDetail({ ...valued, description: "Sale is subject to the seller's confirmation." }, [], []).valuation!.note).toBe(
+      "Sold subject to the seller's confirmation (a reserve), as lots that fetch more are, so valued above these sales.",
+    );
+    expect(toDetail({ ...valued, description: 'Runs and drives' }, [], []).valuation!.note).toMatch(/^Valued above these sales/);
+  });
+
   it('orders price history oldest first and keeps one point per change', () => {
     expect(
       priceHistory([

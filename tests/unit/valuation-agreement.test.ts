@@ -35,6 +35,15 @@ describe('fair value and comparables agree, or the page says why', () => {
     expect(valuationAgreement({ year: 2014, hours: 1200, impaired: true }, 38_000, comps).note).toBe('Newer and fewer hours than these sales, so valued above them.');
   });
 
+  it("says a reserve lot is valued above lots sold outright because it is sold subject to the seller's confirmation", () => {
+    expect(valuationAgreement({ year: 2009, hours: 5500, reserve: true }, 38_000, comps)).toEqual({
+      position: 'above',
+      note: "Sold subject to the seller's confirmation (a reserve), as lots that fetch more are, so valued above these sales.",
+    });
+    // below its comparables, a reserve explains nothing
+    expect(valuationAgreement({ year: 2009, hours: 5500, reserve: true }, 4_000, comps).note).toMatch(/^Valued below these sales/);
+  });
+
   it('a listing without a year, or without comparables, says how it was valued', () => {
     expect(valuationAgreement({ year: null, hours: 3370 }, 23_000, comps).note).toMatch(/^No year given: valued from its model, hours and description/);
     expect(valuationAgreement({ year: 2010, hours: null }, 23_000, [])).toEqual({ position: 'none', note: 'Valued from its type, make and description: no sales of this model to compare with yet.' });
