@@ -1,4 +1,5 @@
 /** Every operator command. Capabilities add theirs here (outbox, crawl, sources, import-sales…). */
+import { agreementCommand } from './agreement-command.js';
 import { alertsCommand } from './alerts-command.js';
 import type { CliCommand } from './command.js';
 import { importSalesCommand } from './import-sales-command.js';
@@ -12,4 +13,4 @@ import { salesCommand } from './sales-command.js';
 import { crawlCommand } from './crawl-command.js';
 import { sourcesCommand } from './sources-command.js';
 
-export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand, importSalesCommand, modelTrainCommand, modelEvalCommand, alertsCommand, outcomesCommand, salesCommand, placesCommand];
+export const COMMANDS: CliCommand[] = [queuesCommand, outboxCommand, crawlCommand, sourcesCommand, importSalesCommand, modelTrainCommand, modelEvalCommand, alertsCommand, outcomesCommand, agreementCommand, salesCommand, placesCommand];

@@ -304,12 +304,11 @@ export const NOT_VALUED_YET = 'Not valued yet';
 const MAX_COMPARABLES = 10;
 
 /**
- * Stored comparables → the contract's items. Scores written before today's dollars carry only
- * `price`, which was then the price as sold: it serves as both prices. Text from auction sites is
- * bounded, and a link is kept only when it is http(s).
+ * The one line that says why the fair value lies outside its comparables, or how a lot without a
+ * year or comparables was valued. Exported for `cli agreement`, which counts the notes the deal
+ * page shows.
  */
-/** The one line that says why the fair value lies outside its comparables, or how a lot without a year or comparables was valued. */
-function valuationNote(row: DetailRow): string | null {
+export function valuationNote(row: Pick<DetailRow, 'comparables' | 'fairValue' | 'year' | 'hours' | 'title' | 'description'>): string | null {
   const stored = Array.isArray(row.comparables) ? (row.comparables as Record<string, unknown>[]) : [];
   const comparables = stored.flatMap((c) => {
     const price = Number(c?.price);
@@ -322,7 +321,13 @@ function valuationNote(row: DetailRow): string | null {
   return valuationAgreement({ year: row.year, hours: row.hours, impaired: impairedLot(text), reserve: reserveLot(text) }, row.fairValue, comparables).note;
 }
 
-function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['comparables'] {
+/**
+ * Stored comparables → the contract's items. Scores written before today's dollars carry only
+ * `price`, which was then the price as sold: it serves as both prices. Text from auction sites is
+ * bounded, and a link is kept only when it is http(s). Exported for `cli agreement`, which
+ * measures the fair value against exactly the comparables the deal page shows.
+ */
+export function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['comparables'] {
   if (!Array.isArray(value)) return [];
   const out: NonNullable<DealDetail['valuation']>['comparables'] = [];
   for (const c of value) {
