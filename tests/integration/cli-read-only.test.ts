@@ -1,7 +1,7 @@
 /**
  * Read-only commands beside a live product, as an operator runs them: the product (crawler,
  * scheduler and API in the launcher, a real child process on its own database) crawls the demo
- * site; `sources`, `queues`, `outbox`, `alerts` and `crawl --dry-run` run as separate CLI processes from a
+ * site; `sources`, `queues`, `outbox`, `alerts`, `agreement` and `crawl --dry-run` run as separate CLI processes from a
  * shell whose environment knows nothing of the demo source (the default CRAWL_SOURCES, no
  * DEMO_SITE_URL). Nothing they touch changes: the sources table (enabled flag, base URL, health),
  * the listings, and the queues' jobs beyond the one dry run asked for.
@@ -126,10 +126,14 @@ describe('read-only commands beside a live product', () => {
     const json = await runCli(['sources', '--json'], shellEnv());
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as Array<{ name: string; enabled: boolean }>).find((s) => s.name === 'demo')).toMatchObject({ enabled: true, status: 'ok' });
-    for (const args of [['queues'], ['queues', '--failed', '--json'], ['outbox', '--json'], ['alerts']]) {
+    for (const args of [['queues'], ['queues', '--failed', '--json'], ['outbox', '--json'], ['alerts'], ['agreement'], ['agreement', '--source', 'demo', '--json']]) {
       const result = await runCli(args, shellEnv());
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
     }
+    // no scorer runs here: every open demo lot is counted, none valued
+    const agreement = await runCli(['agreement', '--json'], shellEnv());
+    const [openDemo] = await sql<Array<{ n: number }>>`SELECT count(*)::int AS n FROM listings l JOIN sources s ON s.id = l.source_id WHERE s.name = 'demo' AND l.status = 'open'`;
+    expect((JSON.parse(agreement.stdout) as { sources: Array<{ source: string; listings: number; valued: number }> }).sources.find((s) => s.source === 'demo')).toMatchObject({ listings: openDemo!.n, valued: 0 });
 
     const dry = await runCli(['crawl', '--source', 'demo', '--dry-run'], shellEnv());
     expect(dry.code, dry.stderr).toBe(0);
