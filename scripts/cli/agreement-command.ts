@@ -41,7 +41,7 @@ export const agreementCommand: CliCommand = {
       [
         `Fair value against its comparables' today prices, as the deal page shows them (${all ? 'every listing' : 'open lots'})`,
         ...textTable(
-          ['source', 'listings', 'valued', 'with comparables', 'within', 'above', 'below', 'median fair/comparable', 'notes', 'no year', 'unlike', 'also weighs', 'impaired', 'no comparables'],
+          ['source', 'listings', 'valued', 'with comparables', 'within', 'above', 'below', 'median fair/comparable', 'notes', 'no year', 'unlike', 'also weighs', 'impaired', 'reserve', 'no comparables'],
           report.map((r) => [
             r.source,
             r.listings,
@@ -56,6 +56,7 @@ export const agreementCommand: CliCommand = {
             r.notes.unlike,
             r.notes.alsoWeighs,
             r.notes.impaired,
+            r.notes.reserve,
             r.notes.noComparables,
           ]),
         ),

@@ -29,7 +29,7 @@ export type AgreementRow = {
 };
 
 /** The kinds of the page's one line (a note may be of two: no year, then why it lies outside). */
-export const NOTE_KINDS = ['noYear', 'unlike', 'alsoWeighs', 'impaired', 'noComparables'] as const;
+export const NOTE_KINDS = ['noYear', 'unlike', 'alsoWeighs', 'impaired', 'reserve', 'noComparables'] as const;
 export type NoteKind = (typeof NOTE_KINDS)[number];
 
 /**
@@ -43,6 +43,7 @@ export function noteKinds(note: string | null): NoteKind[] {
   if (/ than these sales, so valued (above|below) them\./.test(note)) kinds.push('unlike');
   if (/the value also weighs/.test(note)) kinds.push('alsoWeighs');
   if (/The listing says it does not work/.test(note)) kinds.push('impaired');
+  if (/Sold subject to the seller's confirmation/.test(note)) kinds.push('reserve');
   if (/no sales of this model to compare with/.test(note)) kinds.push('noComparables');
   return kinds;
 }
@@ -125,7 +126,7 @@ const emptyTally = (): Tally => ({
   below: 0,
   logRatios: [],
   noted: 0,
-  kinds: { noYear: 0, unlike: 0, alsoWeighs: 0, impaired: 0, noComparables: 0 },
+  kinds: { noYear: 0, unlike: 0, alsoWeighs: 0, impaired: 0, reserve: 0, noComparables: 0 },
   levels: { excellent: 0, good: 0, fair: 0, poor: 0, unscored: 0 },
 });
 

@@ -56,7 +56,11 @@ describe('cli agreement', () => {
       // ended: only with --all
       { title: 'Excavator 7', year: 2010, hours: 5000, currentBid: 10_000, fairValue: 90_000, dealScore: 500, comparables: comps, status: 'sold' },
     ]);
-    await insertListings(db, b, [{ title: 'Loader 1', year: 2010, hours: 5000, currentBid: 10_000, fairValue: 22_000, dealScore: 550, comparables: comps }]);
+    await insertListings(db, b, [
+      { title: 'Loader 1', year: 2010, hours: 5000, currentBid: 10_000, fairValue: 22_000, dealScore: 550, comparables: comps },
+      // sold subject to the seller's confirmation: above them, and the page says so
+      { title: 'Loader 2', description: "The sale of this item is subject to the seller's confirmation.", year: 2010, hours: 5000, currentBid: 10_000, fairValue: 40_000, dealScore: 500, comparables: comps },
+    ]);
 
     const json = JSON.parse(await run(['--json'])) as { scope: string; sources: SourceAgreement[] };
     expect(json.scope).toBe('open');
@@ -71,14 +75,14 @@ describe('cli agreement', () => {
       above: 1,
       below: 1,
       withinShare: 0.5,
-      notes: { total: 3, noYear: 1, unlike: 1, alsoWeighs: 0, impaired: 1, noComparables: 0 },
+      notes: { total: 3, noYear: 1, unlike: 1, alsoWeighs: 0, impaired: 1, reserve: 0, noComparables: 0 },
       levels: { excellent: 1, good: 1, fair: 2, poor: 1, unscored: 1 },
       fairShare: 0.4,
     });
     // ln(24/24), ln(30.1/24), ln(45/24), ln(6/24): the median is (ln 30.1/24 + 0) / 2
     expect(by('agree-a').medianLogRatio).toBeCloseTo(Math.log(30_100 / 24_000) / 2, 9);
-    expect(by('agree-b')).toMatchObject({ listings: 1, within: 1, withinShare: 1, levels: { fair: 1 } });
-    expect(by('all')).toMatchObject({ listings: 7, withComparables: 5, within: 3, above: 1, below: 1, withinShare: 0.6 });
+    expect(by('agree-b')).toMatchObject({ listings: 2, within: 1, above: 1, withinShare: 0.5, notes: { total: 1, reserve: 1, alsoWeighs: 0 }, levels: { fair: 2 } });
+    expect(by('all')).toMatchObject({ listings: 8, withComparables: 6, within: 3, above: 2, below: 1, withinShare: 0.5, notes: { total: 4, reserve: 1, impaired: 1 } });
 
     const all = JSON.parse(await run(['--all', '--json'])) as { scope: string; sources: SourceAgreement[] };
     expect(all.scope).toBe('all');
@@ -86,7 +90,7 @@ describe('cli agreement', () => {
 
     const one = JSON.parse(await run(['--source', 'agree-b', '--json'])) as { sources: SourceAgreement[] };
     expect(one.sources.map((s) => s.source)).toEqual(['agree-b', 'all']);
-    expect(one.sources[1]).toMatchObject({ listings: 1, within: 1 });
+    expect(one.sources[1]).toMatchObject({ listings: 2, within: 1, above: 1 });
 
     const table = await run([]);
     expect(table).toMatch(/^agree-a\s+6\s+5\s+4\s+2 \(50\.0%\)\s+1 \(25\.0%\)\s+1 \(25\.0%\)/m);
@@ -100,7 +104,7 @@ describe('cli agreement', () => {
     for await (const page of agreementRowPages(ctx.database.db, { all: true, pageSize: 3 })) pages.push(page.map((r) => (r as unknown as { id: number }).id));
     expect(pages.every((p) => p.length <= 3)).toBe(true);
     const ids = pages.flat();
-    expect(ids.length).toBe(8);
+    expect(ids.length).toBe(9);
     expect(ids).toEqual([...ids].sort((x, y) => x - y));
     expect(new Set(ids).size).toBe(ids.length);
   });

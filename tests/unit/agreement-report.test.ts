@@ -55,6 +55,7 @@ describe('agreement report: one listing as the deal page shows it', () => {
     expect(noteKinds(valuationAgreement({ year: 2004, hours: 5500 }, 12_000, c).note)).toEqual(['unlike']);
     expect(noteKinds(valuationAgreement({ year: 2009, hours: 5500 }, 38_000, c).note)).toEqual(['alsoWeighs']);
     expect(noteKinds(valuationAgreement({ year: 2009, hours: 5500, impaired: true }, 4_000, c).note)).toEqual(['impaired']);
+    expect(noteKinds(valuationAgreement({ year: 2009, hours: 5500, reserve: true }, 38_000, c).note)).toEqual(['reserve']);
     expect(noteKinds(valuationAgreement({ year: null, hours: 5500 }, 22_000, c).note)).toEqual(['noYear']);
     expect(noteKinds(valuationAgreement({ year: null, hours: 5500 }, 38_000, c).note)).toEqual(['noYear', 'alsoWeighs']);
     expect(noteKinds(valuationAgreement({ year: 2009, hours: 5500 }, 22_000, []).note)).toEqual(['noComparables']);
@@ -64,6 +65,7 @@ describe('agreement report: one listing as the deal page shows it', () => {
   it('takes the note the page shows: an impaired title gives the impaired note below its comparables', () => {
     expect(assessListing(row({ title: 'Loader, for parts', fairValue: 5_000 })).kinds).toEqual(['impaired']);
     expect(assessListing(row({ title: 'Loader', fairValue: 5_000 })).kinds).toEqual(['alsoWeighs']);
+    expect(assessListing(row({ title: 'Loader', description: "The sale of this item is subject to the seller's confirmation.", fairValue: 60_000 })).kinds).toEqual(['reserve']);
     expect(assessListing(row({ year: 2016, hours: 900, fairValue: 45_000 })).kinds).toEqual(['unlike']);
   });
 });
@@ -92,7 +94,7 @@ describe('agreement report: per source and over all', () => {
       withinShare: 0.75,
       aboveShare: 0.25,
       belowShare: 0,
-      notes: { total: 3, noYear: 1, unlike: 0, alsoWeighs: 1, impaired: 0, noComparables: 1 },
+      notes: { total: 3, noYear: 1, unlike: 0, alsoWeighs: 1, impaired: 0, reserve: 0, noComparables: 1 },
       levels: { excellent: 1, good: 1, fair: 2, poor: 1, unscored: 1 },
       fairShare: 0.4,
     });
