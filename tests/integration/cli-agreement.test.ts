@@ -8,16 +8,20 @@ import type { Comparable } from '../../db/schema/listings.js';
 import { agreementCommand } from '../../scripts/cli/agreement-command.js';
 import { agreementRowPages } from '../../services/shared/repositories/agreement-repository.js';
 import type { SourceAgreement } from '../../services/valuation/agreement-report.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import type { ApiApp } from '../../services/api/app.js';
+import { createTestApp } from '../support/app.js';
+import type { TestContext } from '../support/context.js';
 import { insertListings, insertSource } from '../support/listing-fixtures.js';
 
 let ctx: TestContext;
+let app: ApiApp;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ({ ctx, app, close } = await createTestApp());
 });
 afterAll(async () => {
-  await ctx?.close();
+  await close?.();
 });
 
 async function run(args: string[]): Promise<string> {
@@ -97,6 +101,32 @@ describe('cli agreement', () => {
     expect(table).toMatch(/^agree-a\s+5\s+1\s+1\s+2\s+1\s+1\s+40\.0%$/m);
 
     await expect(run(['--source', 'nowhere'])).rejects.toThrow(/no source "nowhere"/);
+  });
+
+  it('agrees with the detail route, lot by lot: its comparables\u2019 span and its note', async () => {
+    const report = JSON.parse(await run(['--json'])) as { sources: SourceAgreement[] };
+    const open = await ctx.database.sql<Array<{ id: number; source: string }>>`
+      SELECT l.id, s.name AS source FROM listings l JOIN sources s ON s.id = l.source_id WHERE l.status = 'open' ORDER BY l.id`;
+    const seen = new Map<string, { within: number; above: number; below: number; notes: number }>();
+    for (const { id, source } of open) {
+      const res = await app.inject({ method: 'GET', url: `/api/auctions/detail/${id}/` });
+      expect(res.statusCode).toBe(200);
+      const valuation = (res.json() as { data: { valuation: { fair_value: number; note: string | null; comparables: Array<{ price: number }> } | null } }).data.valuation;
+      const t = seen.get(source) ?? { within: 0, above: 0, below: 0, notes: 0 };
+      seen.set(source, t);
+      if (!valuation) continue;
+      if (valuation.note) t.notes++;
+      const prices = valuation.comparables.map((c) => c.price);
+      if (prices.length === 0) continue;
+      // the page's span, whole dollars either side
+      if (valuation.fair_value > Math.max(...prices) * 1.005) t.above++;
+      else if (valuation.fair_value < Math.min(...prices) * 0.995) t.below++;
+      else t.within++;
+    }
+    for (const [source, t] of seen) {
+      expect(report.sources.find((r) => r.source === source), source).toMatchObject({ within: t.within, above: t.above, below: t.below, notes: { total: t.notes } });
+    }
+    expect([...seen.keys()].sort()).toEqual(['agree-a', 'agree-b']);
   });
 
   it('reads the listings a page at a time, in id order, each once', async () => {
