@@ -309,13 +309,9 @@ const MAX_COMPARABLES = 10;
  * page shows.
  */
 export function valuationNote(row: Pick<DetailRow, 'comparables' | 'fairValue' | 'year' | 'hours' | 'title' | 'description'>): string | null {
-  const stored = Array.isArray(row.comparables) ? (row.comparables as Record<string, unknown>[]) : [];
-  const comparables = stored.flatMap((c) => {
-    const price = Number(c?.price);
-    if (!c || !Number.isFinite(price)) return [];
-    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-    return [{ price, year: num(c.year), hours: num(c.hours) }];
-  });
+  // the comparables the page shows (shownComparables), with their machines' year and hours
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const comparables = shownComparables(row.comparables).map((c) => ({ price: Number(c.price), year: num(c.year), hours: num(c.hours) }));
   if (row.fairValue === null) return null;
   const text = { title: row.title, description: row.description };
   return valuationAgreement({ year: row.year, hours: row.hours, impaired: impairedLot(text), reserve: reserveLot(text) }, row.fairValue, comparables).note;
@@ -327,14 +323,28 @@ export function valuationNote(row: Pick<DetailRow, 'comparables' | 'fairValue' |
  * bounded, and a link is kept only when it is http(s). Exported for `cli agreement`, which
  * measures the fair value against exactly the comparables the deal page shows.
  */
-export function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['comparables'] {
+/**
+ * The stored comparables the deal page shows: objects with a finite price and a sale date, the
+ * first MAX_COMPARABLES of them. The note (valuationNote) and the list (toComparables) read the
+ * same ones, so a lot never shows comparables its note did not weigh.
+ */
+function shownComparables(value: unknown): (Record<string, unknown> & { sold_at: string })[] {
   if (!Array.isArray(value)) return [];
-  const out: NonNullable<DealDetail['valuation']>['comparables'] = [];
+  const out: (Record<string, unknown> & { sold_at: string })[] = [];
   for (const c of value) {
     if (!c || typeof c !== 'object') continue;
     const r = c as Record<string, unknown>;
+    if (!Number.isFinite(Number(r.price)) || typeof r.sold_at !== 'string') continue;
+    out.push(r as Record<string, unknown> & { sold_at: string });
+    if (out.length >= MAX_COMPARABLES) break;
+  }
+  return out;
+}
+
+export function toComparables(value: unknown): NonNullable<DealDetail['valuation']>['comparables'] {
+  const out: NonNullable<DealDetail['valuation']>['comparables'] = [];
+  for (const r of shownComparables(value)) {
     const price = Number(r.price);
-    if (!Number.isFinite(price) || typeof r.sold_at !== 'string') continue;
     const original = r.original_price === undefined || r.original_price === null ? price : Number(r.original_price);
     out.push({
       title: typeof r.title === 'string' ? r.title.slice(0, 300) : '',
@@ -345,7 +355,6 @@ export function toComparables(value: unknown): NonNullable<DealDetail['valuation
       source: typeof r.source === 'string' ? r.source.slice(0, 100) : '',
       url: typeof r.url === 'string' && /^https?:\/\//i.test(r.url) ? r.url.slice(0, 2000) : null,
     });
-    if (out.length >= MAX_COMPARABLES) break;
   }
   return out;
 }

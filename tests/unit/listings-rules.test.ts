@@ -211,6 +211,16 @@ describe('cards and details', () => {
     expect(toDetail({ ...valued, description: 'Runs and drives' }, [], []).valuation!.note).toMatch(/^Valued above these sales/);
   });
 
+  it('weighs in its note the same comparables the deal page shows (a stored one without a sale date is neither)', () => {
+    const comparables = [
+      { title: 'Cat 320C', price: 9000, sold_at: '2025-05-01', source: 'West Auctions', url: null, year: 2005, hours: null },
+      { title: 'Cat 320C, no date', price: 50000, source: 'West Auctions', url: null, year: 2005, hours: null },
+    ];
+    const detail = toDetail({ ...row, year: 2005, hours: null, fairValue: 30000, valueLow: 9000, valueHigh: 60000, valuationConfidence: 0.3, comparables }, [], []);
+    expect(detail.valuation!.comparables.map((c) => c.price)).toEqual([9000]);
+    expect(detail.valuation!.note).toMatch(/^Valued above these sales/);
+  });
+
   it('orders price history oldest first and keeps one point per change', () => {
     expect(
       priceHistory([
