@@ -7,7 +7,7 @@
 import { ATTRIBUTE_FEATURES, encode as encodeAll, encodeLater, buildVocabulary, FEATURE_SPECS, LATER_FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
 import { GbdtModel, trainGbdt, type FeatureMatrix, type GbdtParams, type SerializedGbdt } from './gbdt.js';
 import { fitTitleWords, titleWordColumns, TITLE_WORD_SPECS, type TitleWords } from './title-words.js';
-import { fitLotNeighbours, impairedLogShift, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
+import { fitLotNeighbours, listingLogShift, neighbourLogPrice, type LotNeighbours } from './lot-neighbours.js';
 import { ageingFactor, ageRatio, comparableToday, estimatePriceIndex, inDollarsOf, priceLevel, type PriceIndex } from './price-index.js';
 import { seededRandom } from '../shared/seeded-random.js';
 import { atLeastAsWide, baselineKnots, FEW_HELD_OUT, fitScaleModel, KNOT_PROBS, knotsFromRange, lotScale, residualKnots, scaleFeatures, withLowerTailScaled, type ScaleModel } from './market-distribution.js';
@@ -300,7 +300,7 @@ export class FairValueModel {
       const range = own ?? this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
       const scaleModel = own ? this.data.ranges.lotScale?.[saleSource(input)] : undefined;
       const scale = scaleModel ? lotScale(scaleModel, scaleFeatures(input, (support * (scaleModel.rows ?? this.data.trainedRows)) / this.data.trainedRows)) : 1;
-      const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), this.data.neighbourBlend) + impairedLogShift(this.data.lotNeighbours, input);
+      const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), this.data.neighbourBlend) + listingLogShift(this.data.lotNeighbours, input);
       return {
         logPrice: l,
         fairValue: Math.expm1(l),
@@ -655,7 +655,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const fitNeighbours = fitLotNeighbours(fit);
   const holdoutTrees = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
   const holdoutNeighbours = holdout.map((r) => neighbourLogPrice(fitNeighbours, r));
-  const holdoutPred = holdoutTrees.map((l, i) => blendNeighbours(l, holdoutNeighbours[i]!, neighbourBlend) + impairedLogShift(fitNeighbours, holdout[i]!));
+  const holdoutPred = holdoutTrees.map((l, i) => blendNeighbours(l, holdoutNeighbours[i]!, neighbourBlend) + listingLogShift(fitNeighbours, holdout[i]!));
   const fitSupport = countSupport(fit);
   const all = holdout.map((_, i) => holdoutY[i]! - holdoutPred[i]!);
   const se = all.reduce((a, e) => a + e * e, 0);
@@ -679,17 +679,14 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     holdout.forEach((r, i) => residualsByBucket[supportBucket(fitSupport[supportKey(r)] ?? 0)]!.push(residuals[i]!));
     const overall = quantiles(shifted(residuals));
     const byBucket = residualsByBucket.map((values) => (values.length >= 40 ? quantiles(shifted(values)) : null));
-    const residualsBySource = new Map<string, number[]>();
     const indicesBySource = new Map<string, number[]>();
     holdout.forEach((r, i) => {
       const key = saleSource(r);
-      let list = residualsBySource.get(key);
-      if (!list) residualsBySource.set(key, (list = []));
-      list.push(residuals[i]!);
       let idx = indicesBySource.get(key);
       if (!idx) indicesBySource.set(key, (idx = []));
       idx.push(i);
     });
+    const residualsBySource = new Map([...indicesBySource].map(([k, idx]) => [k, idx.map((i) => residuals[i]!)]));
     // A spread per lot where the source's window is large enough to tell (FEW_HELD_OUT): the lower
     // tail's knots and the type scales are read from each error divided by its lot's scale (around
     // the source's median), so a listing's lower tail times its own scale is its distribution

@@ -135,10 +135,11 @@ function fitWordShift(lots: { source: string; flagged: boolean; relative: number
 }
 
 /**
- * The log shift of a lot whose listing says it is impaired, plus that of one sold subject to the
- * seller's confirmation (0 for any other lot, or a table without shifts).
+ * The log shift a listing's own words call for: its source's impaired shift when it says it is
+ * impaired, plus its reserve shift when it is sold subject to the seller's confirmation (0 for any
+ * other lot, or a table without shifts).
  */
-export function impairedLogShift(n: LotNeighbours | undefined, r: ValuationInput): number {
+export function listingLogShift(n: LotNeighbours | undefined, r: ValuationInput): number {
   if (!n || !isOnlineLot(r)) return 0;
   const source = String(r.attributes.source);
   const impaired = n.impairedShift && impairedLot(r) ? (n.impairedShift[source] ?? 0) : 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitImpairedShift, fitLotNeighbours, impairedLogShift, impairedLot } from '../../services/valuation/lot-neighbours.js';
+import { fitImpairedShift, fitLotNeighbours, listingLogShift, impairedLot } from '../../services/valuation/lot-neighbours.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
@@ -47,15 +47,15 @@ describe('a listing that says the machine is impaired', () => {
       lot('Ford Flatbed Truck', 30_000, '', 'govdeals'),
     ];
     const n = fitLotNeighbours(history)!;
-    const shift = impairedLogShift(n, lot('Ford Flatbed Truck (Not Running)', 0));
+    const shift = listingLogShift(n, lot('Ford Flatbed Truck (Not Running)', 0));
     // the ten sold log(4001/401) ≈ 2.3 under the others, shrunk by 10/(10 + 5)
     expect(shift).toBeCloseTo((Math.log1p(400) - Math.log1p(4000)) * (10 / 15), 6);
-    expect(impairedLogShift(n, lot('Ford Flatbed Truck', 0))).toBe(0);
+    expect(listingLogShift(n, lot('Ford Flatbed Truck', 0))).toBe(0);
     // a source whose sold lots say nothing of impairment, and Fast Iron rows, are not moved
-    expect(impairedLogShift(n, lot('Ford Flatbed Truck (Not Running)', 0, '', 'govdeals'))).toBe(0);
-    expect(impairedLogShift(n, lot('Ford Flatbed Truck (Not Running)', 0, '', 'fastiron'))).toBe(0);
+    expect(listingLogShift(n, lot('Ford Flatbed Truck (Not Running)', 0, '', 'govdeals'))).toBe(0);
+    expect(listingLogShift(n, lot('Ford Flatbed Truck (Not Running)', 0, '', 'fastiron'))).toBe(0);
     // a table fitted before the shift existed moves nothing
-    expect(impairedLogShift({ ...n, impairedShift: undefined }, lot('Ford Flatbed Truck (Not Running)', 0))).toBe(0);
+    expect(listingLogShift({ ...n, impairedShift: undefined }, lot('Ford Flatbed Truck (Not Running)', 0))).toBe(0);
   });
 });
 

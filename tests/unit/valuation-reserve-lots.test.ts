@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLotNeighbours, fitReserveShift, impairedLogShift, reserveLot } from '../../services/valuation/lot-neighbours.js';
+import { fitLotNeighbours, fitReserveShift, listingLogShift, reserveLot } from '../../services/valuation/lot-neighbours.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { trainFairValueModel } from '../../services/valuation/fair-value-model.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
@@ -49,15 +49,15 @@ describe('a listing whose sale is subject to the seller’s confirmation (a rese
     // the five sold log(40001/4001) ≈ 2.3 over the others' median, shrunk by 5/(5 + 5)
     const expected = (Math.log1p(40_000) - Math.log1p(4000)) * (5 / 10);
     expect(n.reserveShift!.westauction).toBeCloseTo(expected, 6);
-    expect(impairedLogShift(n, lot('John Deere Tractor', 0, CONFIRMATION))).toBeCloseTo(expected, 6);
-    expect(impairedLogShift(n, lot('John Deere Tractor', 0))).toBe(0);
+    expect(listingLogShift(n, lot('John Deere Tractor', 0, CONFIRMATION))).toBeCloseTo(expected, 6);
+    expect(listingLogShift(n, lot('John Deere Tractor', 0))).toBe(0);
     // a reserve lot that does not run: both shifts
-    const both = impairedLogShift(n, lot('John Deere Tractor (Not Running)', 0, CONFIRMATION));
+    const both = listingLogShift(n, lot('John Deere Tractor (Not Running)', 0, CONFIRMATION));
     expect(both).toBeCloseTo(expected + n.impairedShift!.westauction!, 6);
     // another source, Fast Iron rows, and a table fitted before the shift existed are not moved
-    expect(impairedLogShift(n, lot('John Deere Tractor', 0, CONFIRMATION, 'govdeals'))).toBe(0);
-    expect(impairedLogShift(n, lot('John Deere Tractor', 0, CONFIRMATION, 'fastiron'))).toBe(0);
-    expect(impairedLogShift({ ...n, reserveShift: undefined }, lot('John Deere Tractor', 0, CONFIRMATION))).toBe(0);
+    expect(listingLogShift(n, lot('John Deere Tractor', 0, CONFIRMATION, 'govdeals'))).toBe(0);
+    expect(listingLogShift(n, lot('John Deere Tractor', 0, CONFIRMATION, 'fastiron'))).toBe(0);
+    expect(listingLogShift({ ...n, reserveShift: undefined }, lot('John Deere Tractor', 0, CONFIRMATION))).toBe(0);
   });
 });
 
