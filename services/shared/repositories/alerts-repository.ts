@@ -12,12 +12,38 @@ import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alertDigests, alertNotifications, alerts, smsOptOuts } from '../../../db/schema/index.js';
 import type { AlertDealLevel, AlertFrequency, DeliveryMethod, NotificationEvent } from '../../../db/schema/alerts.js';
 import type { Condition } from '../../../db/schema/listings.js';
-import { parseAlertMessageKey } from '../../alerts/alert-message-keys.js';
-import type { AlertCriteria } from '../../alerts/alert-rules.js';
-import { MATERIAL_PRICE_DROP, type DailyCaps } from '../../alerts/alert-matching.js';
-import { FREIGHT_RATES, ROAD_FACTOR, WEIGHT_CLASSES, weightClass, type WeightClass } from '../../valuation/freight.js';
+import { parseAlertMessageKey } from '../rules/alert-message-keys.js';
+import { MATERIAL_PRICE_DROP, type DailyCaps } from '../rules/alert-limits.js';
+import { FREIGHT_RATES, ROAD_FACTOR, WEIGHT_CLASSES, weightClass, type WeightClass } from '../rules/freight-rates.js';
 import type { DbOrTx } from '../database/db.js';
 import { intArray, textArray } from '../database/sql-arrays.js';
+
+/** A valid alert's criteria, as stored. */
+export type AlertCriteria = {
+  categoryId: number;
+  priceMin: number | null;
+  priceMax: number | null;
+  state: string | null;
+  condition: Condition | null;
+  deliveryMethod: DeliveryMethod;
+  frequency: AlertFrequency;
+  /** Every plan: good or better (default) or excellent only. */
+  dealLevel: AlertDealLevel;
+  /** Premium: any minimum badge 0–100, in place of the level. */
+  minDealScore: number | null;
+  /** Listings without a deal score match only with this (default off). */
+  includeUnscored: boolean;
+  keywords: string | null;
+  keywordTerms: string[] | null;
+  isActive: boolean;
+  /** The buyer's ZIP code and its point: with `radiusMiles`, only lots within it match; always, messages carry the price delivered there. */
+  nearZip: string | null;
+  nearLat: number | null;
+  nearLon: number | null;
+  radiusMiles: number | null;
+  /** Only lots whose discount under fair value exceeds the haul's high estimate from `nearZip` (which it needs); absent: off. */
+  worthTheTrip?: boolean;
+};
 
 export type AlertRow = typeof alerts.$inferSelect;
 export type MatchTrigger = 'new' | 'scored' | 'price_drop';
