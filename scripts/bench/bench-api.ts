@@ -47,6 +47,7 @@ import { readIndexSnapshot } from '../../services/listings/listing-index-snapsho
 import { ListingsQuery } from '../../services/listings/listings-query.js';
 import { prepareBenchDatabase, startApiChild, startWriter, stopApiChild, waitForHealth, writableLots, writeBid, type WritableLot } from './bench-api-setup.js';
 import { restoreIndexMeasured } from './bench-index.js';
+import { percentile } from './bench-setup.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -136,11 +137,6 @@ const SHAPES: Shape[] = [
   { name: 'detail', path: () => `/api/auctions/detail/${idRange.min + ((seq++ * 7919) % (idRange.max - idRange.min + 1))}/` },
   { name: 'health (framework ceiling)', path: () => '/api/health/' },
 ];
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 type ShapeResult = {
   name: string;
