@@ -1,13 +1,19 @@
-# syntax=docker/dockerfile:1
 # Two images from one file: `app` (API, scorer, matcher, notifier, scheduler; the default target)
 # and `crawler` (the same plus Chromium, which only the crawler's browser fetcher needs).
 # Both run as the unprivileged `node` user over a root-owned, read-only /app: start-up writes
 # nothing there when DATABASE_URL is set (tsx's compile cache goes to /tmp).
 # docker-compose.yml builds both; tests/e2e/deploy-nonroot.test.ts proves each entry point
-# starts this way (unprivileged user, read-only tree, real PostgreSQL and Redis).
+# starts this way (unprivileged user, read-only tree, real PostgreSQL and Redis), and
+# `npm run compose:smoke` runs the whole stack on a Docker engine (docs/operations.md).
+# No `# syntax=` line: BuildKit would pull that frontend from a registry, and the classic
+# builder (Debian's docker-compose 1.29) needs nothing newer than this file uses.
+
+# The Node.js base, a build argument so a host without a registry can build on a local image
+# (docker-compose.yml passes NODE_IMAGE; scripts/compose/standin-images.sh makes one).
+ARG NODE_IMAGE=node:20-bookworm-slim
 
 # --- every dependency, to build the web app ---------------------------------------------------
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -15,7 +21,7 @@ COPY . .
 RUN npm run build:web
 
 # --- production dependencies only ------------------------------------------------------------
-FROM node:20-bookworm-slim AS prod-deps
+FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The embedded PostgreSQL (binaries of ~100 MB) is for `npm start` without DATABASE_URL; an image
@@ -25,7 +31,7 @@ RUN npm ci --omit=dev --no-audit --no-fund \
     && npm cache clean --force
 
 # --- what every service runs on --------------------------------------------------------------
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 HEALTH_HOST=127.0.0.1 HEALTH_PORT=9464
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
