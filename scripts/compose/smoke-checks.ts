@@ -107,14 +107,17 @@ export class SmokeChecks {
     const detail = await this.api('GET', `/api/auctions/detail/${first.id}/`);
     const title = (detail.json.data as { title?: string } | undefined)?.title;
     if (detail.status !== 200 || title !== first.title) throw new Error(`/api/auctions/detail/${first.id}/ answered ${detail.status} (${title ?? 'no title'})`);
+    // The help page every deal page links to, from the image's docs/.
+    const help = await fetch(`${this.apiUrl}/docs/deal-score.md`, { signal: AbortSignal.timeout(30_000) });
+    if (help.status !== 200) throw new Error(`/docs/deal-score.md answered ${help.status}`);
     const total = list.pagination.total ?? list.pagination.count;
-    return `/api/health/ 200 ok; /api/auctions/list/ 200 with ${total ?? '?'} listings; /api/auctions/detail/${first.id}/ 200 "${title}"`;
+    return `/api/health/ 200 ok; /api/auctions/list/ 200 with ${total ?? '?'} listings; /api/auctions/detail/${first.id}/ 200 "${title}"; /docs/deal-score.md 200`;
   }
 
   async scorerTrainsAndScores(): Promise<string> {
     const done = await waitUntil('sales imported, a model trained and every listing scored by it', 15 * 60_000, async () => {
       const imports = await this.stack.sql("SELECT origin, status, written FROM sales_imports ORDER BY origin");
-      const [model] = await this.stack.sql('SELECT version, training_rows, round(training_seconds::numeric), metrics->>\'rmsle\' FROM model_versions ORDER BY version DESC LIMIT 1');
+      const [model] = await this.stack.sql('SELECT version, training_rows, round(training_seconds::numeric) FROM model_versions ORDER BY version DESC LIMIT 1');
       if (imports.length === 0 || imports.some(([, status]) => status !== 'complete') || !model) throw new Error(`imports ${JSON.stringify(imports)}, model ${model ? `v${model[0]}` : 'none'}`);
       const [[worth, onNewest, valued]] = (await this.stack.sql(
         `SELECT count(*), count(*) FILTER (WHERE model_version = ${Number(model[0])}), count(*) FILTER (WHERE model_version = ${Number(model[0])} AND fair_value IS NOT NULL)

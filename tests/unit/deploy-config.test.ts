@@ -92,7 +92,9 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of Object.entries(compose.services).filter(([, s]) => s.build)) expect(service.build?.target, name).toBe(name === 'crawler' ? 'crawler' : 'app');
     const stages = dockerfile.split(/^FROM /m).slice(1);
     const withChromium = stages.filter((stage) => /apt-get install[^\n]*chromium/.test(stage)).map((stage) => stage.split('\n')[0]);
-    expect(withChromium).toEqual(['runtime AS crawler']);
+    expect(withChromium).toEqual(['base AS crawler']);
+    // …with the same tree as every other service.
+    expect(stages.find((stage) => stage.startsWith('base AS crawler'))).toContain('COPY --from=runtime /app /app');
   });
 
   it("gives the API a writable volume for its listing-index snapshot (the tree is read-only), created for the image's user", () => {
@@ -155,7 +157,7 @@ describe('docker-compose.yml for both Compose generations', () => {
     const beforeFirstFrom = dockerfile.slice(0, dockerfile.search(/^FROM /m));
     expect(beforeFirstFrom).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
     const bases = [...dockerfile.matchAll(/^FROM (\S+) AS/gm)].map((m) => m[1]);
-    expect(bases.filter((b) => !['runtime'].includes(b!))).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}', '${NODE_IMAGE}']);
+    expect(bases.filter((b) => !['base', 'runtime'].includes(b!))).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}', '${NODE_IMAGE}']);
     // BuildKit would fetch a `# syntax=` frontend from a registry.
     expect(dockerfile).not.toMatch(/^# *syntax=/m);
   });
