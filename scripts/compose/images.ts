@@ -56,14 +56,16 @@ export async function prepareBaseImages(stack: ComposeStack, opts: { pull: boole
     }
     missing.push(role);
   }
-  if (missing.length > 0) {
+  const standinsMissing: Role[] = [];
+  for (const role of missing) if (!(await present(STANDIN[role]))) standinsMissing.push(role);
+  if (standinsMissing.length > 0) {
     const script = path.join(opts.repo, 'scripts/compose/standin-images.sh');
     const built = await runCommand(['bash', script], { timeoutMs: 30 * 60_000 });
     if (built.code !== 0) throw new Error(`stand-in images (${script}) failed:\n${tail(built)}`);
-    for (const role of missing) {
-      images[role] = STANDIN[role];
-      env[VARIABLE[role]] = STANDIN[role];
-    }
+  }
+  for (const role of missing) {
+    images[role] = STANDIN[role];
+    env[VARIABLE[role]] = STANDIN[role];
   }
   const lines: string[] = [];
   for (const role of Object.keys(images) as Role[]) {

@@ -15,6 +15,9 @@ mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | 
 [ -n "$mirror" ] || mirror=$(awk '$1=="deb"{print $2; exit}' /etc/apt/sources.list)
 command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
 
+if docker image inspect node:20-bookworm-slim local/postgres:15-debian local/redis:7-debian >/dev/null 2>&1; then
+  echo "stand-in images already built"; exit 0
+fi
 base=$WORK/rootfs
 if [ ! -x "$base/bin/bash" ]; then
   echo "debootstrap bookworm from the machine's mirror"
