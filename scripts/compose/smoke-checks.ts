@@ -48,15 +48,15 @@ export class SmokeChecks {
   }
 
   /** Every container of the stack healthy (a replica count per service when asked). */
-  async waitHealthy(timeoutMs: number, replicas: Record<string, number> = {}): Promise<ContainerState[]> {
+  async waitHealthy(timeoutMs: number, replicas: Record<string, number> = {}, services = SERVICES): Promise<ContainerState[]> {
     return waitUntil('every container healthy', timeoutMs, async () => {
-      const all = await this.stack.containers();
+      const all = (await this.stack.containers()).filter((c) => services.includes(c.service));
       const down = all.filter((c) => c.state === 'exited' || c.state === 'dead');
       if (down.length > 0) {
         const logs = await this.stack.compose(['logs', '--no-color', '--tail', '15', down[0]!.service]);
         throw new Error(`${down.map((c) => c.name).join(', ')} ${down[0]!.state}:\n${tail(logs, 15)}`);
       }
-      const missing = SERVICES.filter((s) => all.filter((c) => c.service === s).length < (replicas[s] ?? 1));
+      const missing = services.filter((s) => all.filter((c) => c.service === s).length < (replicas[s] ?? 1));
       const unhealthy = all.filter((c) => c.health !== 'healthy');
       if (missing.length === 0 && unhealthy.length === 0) return all;
       throw new Error(`waiting for ${[...missing.map((s) => `${s} (no container)`), ...unhealthy.map((c) => `${c.name} (${c.health ?? c.state})`)].join(', ')}`);
