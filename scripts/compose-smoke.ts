@@ -106,6 +106,11 @@ const interrupted = () => {
 };
 process.on('SIGINT', interrupted);
 process.on('SIGTERM', interrupted);
+// A fault of the smoke itself still takes its stack down.
+process.on('uncaughtException', (err) => {
+  say(`FAIL  the smoke itself: ${err.stack ?? err.message}`);
+  void stack.compose(['down', '-v', '--remove-orphans', '-t', '30']).then(() => process.exit(1));
+});
 
 try {
   await check('compose file', async () => {

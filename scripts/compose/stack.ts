@@ -14,11 +14,11 @@ export function runCommand(
   opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; cwd?: string } = {},
 ): Promise<CommandResult> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), { env: opts.env ?? process.env, cwd: opts.cwd, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : undefined;
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -28,7 +28,11 @@ export function runCommand(
       clearTimeout(timer);
       resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr: signal ? `${stderr}\nkilled by ${signal}` : stderr });
     });
-    child.stdin.end(opts.input ?? '');
+    if (child.stdin) {
+      // A command that exits before reading its input must not take this process down (EPIPE).
+      child.stdin.on('error', () => {});
+      child.stdin.end(opts.input);
+    }
   });
 }
 
