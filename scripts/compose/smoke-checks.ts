@@ -100,18 +100,17 @@ export class SmokeChecks {
     const list = await waitUntil('the list to show the crawled lots', 60_000, async () => {
       const res = await this.api('GET', '/api/auctions/list/?page_size=5');
       if (res.status !== 200) throw new Error(`/api/auctions/list/ answered ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`);
-      const data = res.json.data as { items: Array<{ id: number; title: string }>; pagination: { total?: number; count?: number } };
+      const data = res.json.data as { items: Array<{ id: number; slug: string }>; pagination: { total_count: number } };
       return data.items.length > 0 ? data : undefined;
     }, 1000);
     const first = list.items[0]!;
     const detail = await this.api('GET', `/api/auctions/detail/${first.id}/`);
-    const title = (detail.json.data as { title?: string } | undefined)?.title;
-    if (detail.status !== 200 || title !== first.title) throw new Error(`/api/auctions/detail/${first.id}/ answered ${detail.status} (${title ?? 'no title'})`);
+    const { title, slug } = (detail.json.data ?? {}) as { title?: string; slug?: string };
+    if (detail.status !== 200 || slug !== first.slug) throw new Error(`/api/auctions/detail/${first.id}/ answered ${detail.status} (${slug ?? 'no slug'}, the list's card: ${first.slug})`);
     // The help page every deal page links to, from the image's docs/.
     const help = await fetch(`${this.apiUrl}/docs/deal-score.md`, { signal: AbortSignal.timeout(30_000) });
     if (help.status !== 200) throw new Error(`/docs/deal-score.md answered ${help.status}`);
-    const total = list.pagination.total ?? list.pagination.count;
-    return `/api/health/ 200 ok; /api/auctions/list/ 200 with ${total ?? '?'} listings; /api/auctions/detail/${first.id}/ 200 "${title}"; /docs/deal-score.md 200`;
+    return `/api/health/ 200 ok; /api/auctions/list/ 200 with ${list.pagination.total_count} open listings; /api/auctions/detail/${first.id}/ 200 "${title}"; /docs/deal-score.md 200`;
   }
 
   async scorerTrainsAndScores(): Promise<string> {
