@@ -1,5 +1,5 @@
 /** The listings API's shapes (spec §3, §7; PRODUCT.md "Listings"). */
-import type { SortBy } from '../../../config/constants.js';
+import type { SortBy } from '../config/constants.js';
 
 export type NamedRef = { id: number; name: string };
 
