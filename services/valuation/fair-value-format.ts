@@ -3,7 +3,7 @@
  * feature matrix (plain, target-encoded, later and title-word columns), the support buckets the
  * range is read per, typical hours, the nearest-lots blend and which market a sale comes from.
  */
-import { encode as encodeAll, encodeLater, FEATURE_SPECS, LATER_FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
+import { encode as encodeAll, encodeLater, encodeMarket, FEATURE_SPECS, LATER_FEATURE_SPECS, MARKET_FEATURE_SPECS, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
 import type { GbdtModel, FeatureMatrix, SerializedGbdt } from './gbdt.js';
 import { titleWordColumns, TITLE_WORD_SPECS, type TitleWords } from './title-words.js';
 import type { LotNeighbours } from './lot-neighbours.js';
@@ -11,7 +11,7 @@ import type { PriceIndex } from './price-index.js';
 import type { ScaleModel } from './market-distribution.js';
 import { TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
-export const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS, ...LATER_FEATURE_SPECS, ...TITLE_WORD_SPECS];
+export const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS, ...LATER_FEATURE_SPECS, ...TITLE_WORD_SPECS, ...MARKET_FEATURE_SPECS];
 
 /**
  * The model's input matrix: the plain features, the target-encoded ones, then the later ones. A
@@ -29,7 +29,7 @@ export function encodeFull(
   const m = encodeAll(plain, vocab);
   return {
     rows: m.rows,
-    columns: [...m.columns, ...targetColumns(rows, te, outOfFold), ...encodeLater(plain, vocab).columns, ...titleWordColumns(rows, tw, outOfFold)],
+    columns: [...m.columns, ...targetColumns(rows, te, outOfFold), ...encodeLater(plain, vocab).columns, ...titleWordColumns(rows, tw, outOfFold), ...encodeMarket(plain, vocab).columns],
   };
 }
 

@@ -59,6 +59,14 @@ export class FairValueModel {
     return { ...input, attributes };
   }
 
+  /**
+   * The month (YYYY-MM) of the latest sales the market level rests on: after it the level is
+   * carried flat ("market level of May 2023, the latest sales we hold"); null for models without it.
+   */
+  get marketAsOf(): string | null {
+    return this.data.priceIndex?.marketAsOf ?? null;
+  }
+
   /** A price sold at `soldAt` in the dollars of `asOf` (unchanged when the model has no price index). */
   inDollarsOf(price: number, soldAt: Date, asOf: Date): number {
     return inDollarsOf(this.data.priceIndex, price, soldAt, asOf);

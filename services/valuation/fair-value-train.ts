@@ -7,6 +7,7 @@ import { trainGbdt, type GbdtParams } from './gbdt.js';
 import { fitTitleWords } from './title-words.js';
 import { fitLotNeighbours, listingLogShift, neighbourLogPrice } from './lot-neighbours.js';
 import { estimatePriceIndex, inDollarsOf } from './price-index.js';
+import { saleMarket } from './market.js';
 import { seededRandom } from '../shared/seeded-random.js';
 import { atLeastAsWide, baselineKnots, FEW_HELD_OUT, fitScaleModel, KNOT_PROBS, lotScale, residualKnots, scaleFeatures, type ScaleModel } from './market-distribution.js';
 import { fitTargetEncoding, type TargetEncoding } from './target-encoding.js';
@@ -107,6 +108,8 @@ export type TrainOptions = {
   targetSmoothing?: number;
   /** Bring every price to the latest sale's dollars with a price index estimated from the sales (default true). */
   priceIndex?: boolean;
+  /** Months per period of the market level (price-index.ts; default INDEX_PERIOD_MONTHS). */
+  indexPeriodMonths?: number;
   /** Per source (saleSource), a weight multiplying each of its sales' weight (default SOURCE_WEIGHTS). */
   sourceWeights?: Record<string, number>;
   /**
@@ -138,6 +141,10 @@ export type TrainOptions = {
 
 
 const DEFAULT_HALF_LIFE_YEARS = Infinity;
+/** The market level's periods: calendar years (price-index.ts). */
+export const INDEX_PERIOD_MONTHS = 12;
+/** A sale of a new, never used machine (`unused` as the conversions and listings state it). */
+const isUnused = (s: ValuationInput) => ['yes', 'true', '1'].includes(String(s.attributes.unused ?? '').toLowerCase());
 export const SOURCE_WEIGHTS: Record<string, number> = {};
 export const MIN_MARKET_PRICE = 0;
 /**
@@ -246,7 +253,13 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const asSold = sortedByDate(sales.filter((s) => Number.isFinite(s.price) && s.price > 0 && s.price >= minPrice));
   if (asSold.length < 30) throw new Error(`too few sales to train on (${asSold.length}; need 30)`);
   // today's dollars: every price brought to the latest sale's market before anything is learned
-  const priceIndex = opts.priceIndex === false ? undefined : estimatePriceIndex(asSold);
+  const priceIndex =
+    opts.priceIndex === false
+      ? undefined
+      : estimatePriceIndex(
+          asSold.map((s) => ({ ...s, market: saleMarket(s), unused: isUnused(s) })),
+          { periodMonths: opts.indexPeriodMonths ?? INDEX_PERIOD_MONTHS },
+        );
   const latestSale = asSold[asSold.length - 1]!.soldAt;
   const usable = priceIndex ? asSold.map((s) => ({ ...s, price: inDollarsOf(priceIndex, s.price, s.soldAt, latestSale) })) : asSold;
   const progress = opts.onProgress ?? (() => {});
