@@ -294,6 +294,8 @@ export type DetailRow = ListingRow & {
   scoreReason: string | null;
   /** YYYY-MM-DD. */
   valuationAsOf: string | null;
+  /** YYYY-MM: the month of the latest sales its model's market level rests on (model_versions.metrics). */
+  marketAsOf?: string | null;
   /** The price the score is on (USD), for the claim sentence. */
   priceUsd?: number | null;
 };
@@ -395,6 +397,7 @@ export function toDetail(
         ? null
         : {
             as_of: row.valuationAsOf,
+            market_as_of: typeof row.marketAsOf === 'string' && /^\d{4}-\d{2}$/.test(row.marketAsOf) ? row.marketAsOf : null,
             fair_value: row.fairValue,
             low: row.valueLow,
             high: row.valueHigh,

@@ -160,13 +160,14 @@ const statedSize = (r: ValuationInput, name: string): number | null => {
  * Features added for issue 37 (one valuation over every history), after the title-word columns so
  * models stored before them keep their column positions: the market the sale or listing belongs to
  * (market.ts: dealer auction or online surplus), and the size the name states where the type is
- * priced by it — a generator's kVA, a crane's lifting tons (the conversion's `size_kva`,
- * `size_tons`, else read from the title).
+ * priced by it — a generator's kVA, a crane's lifting tons, a mini excavator's tonnage class (the
+ * Ritchie Bros. conversion's `kva`, `tons`, `tons_class`; kVA else read from the title).
  */
 const MARKET_FEATURES: { spec: FeatureSpec; read: Extract }[] = [
   { spec: { name: 'market', kind: 'categorical' }, read: (r) => saleMarket(r) },
-  { spec: { name: 'size_kva', kind: 'numeric' }, read: (r) => statedSize(r, 'size_kva') ?? titleSize(r.title, 'kva') },
-  { spec: { name: 'size_tons', kind: 'numeric' }, read: (r) => statedSize(r, 'size_tons') },
+  { spec: { name: 'size_kva', kind: 'numeric' }, read: (r) => statedSize(r, 'kva') ?? titleSize(r.title, 'kva') },
+  { spec: { name: 'size_tons', kind: 'numeric' }, read: (r) => statedSize(r, 'tons') },
+  { spec: { name: 'tons_class', kind: 'numeric' }, read: (r) => statedSize(r, 'tons_class') },
 ];
 
 export const MARKET_FEATURE_SPECS: FeatureSpec[] = MARKET_FEATURES.map((f) => f.spec);

@@ -21,8 +21,10 @@ export function sourceMarket(source: string | null | undefined): string {
   return DEALER_AUCTION_SOURCES.has((source ?? 'fastiron').toLowerCase()) ? DEALER_AUCTION : ONLINE_SURPLUS;
 }
 
-/** The market of a sale or listing from its `source` attribute (no source: a Fast Iron record). */
+/** The market of a sale or listing: as its conversion states it, else from its `source` (none: a Fast Iron record). */
 export function saleMarket(r: { attributes: Record<string, unknown> }): string {
+  const stated = r.attributes.market;
+  if (stated === DEALER_AUCTION || stated === ONLINE_SURPLUS) return stated;
   const source = r.attributes.source;
   return sourceMarket(typeof source === 'string' && source ? source : 'fastiron');
 }

@@ -81,7 +81,8 @@ export async function findListingDetail(db: DbOrTx, key: { id: number } | { slug
       l.description, l.hours, l.condition, l.status, l.bid_count AS "bidCount",
       l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
       l.valuation_confidence AS "valuationConfidence", l.comparables,
-      l.score_reason AS "scoreReason", l.valuation_as_of::text AS "valuationAsOf"
+      l.score_reason AS "scoreReason", l.valuation_as_of::text AS "valuationAsOf",
+      (SELECT mv.metrics->>'marketAsOf' FROM model_versions mv WHERE mv.version = l.model_version) AS "marketAsOf"
     FROM listings l
     JOIN categories c ON c.id = l.category_id
     JOIN sources s ON s.id = l.source_id
