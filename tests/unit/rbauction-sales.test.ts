@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { rbImportReport } from '../../scripts/cli/import-sales-command.js';
 import { categoryIdByName, OTHER_CATEGORY_ID } from '../../services/shared/categories.js';
 import { readRbAuction, stateOfEvent, toRbAuctionRecord, type RbAuctionRecord } from '../../services/shared/datasets/rbauction.js';
 import { rbAuctionToSale, rbAuctionToSoldResult, rbItem, rbMake, rbMachine, type RbSoldResult } from '../../services/valuation/rbauction-sales.js';
@@ -234,5 +235,20 @@ describe('Ritchie Bros. results reader', () => {
     const other = path.join(dir, 'other.csv');
     writeFileSync(other, 'SalesID,SalePrice,saledate\n1,100,1/1/2010\n');
     await expect(readAll(other)).rejects.toThrow(/not a Ritchie Bros\. results file \(missing columns .*inv_id/);
+  });
+});
+
+describe('the Ritchie Bros. import report', () => {
+  it('counts written and skipped by reason, and the lots per type with their share', () => {
+    const text = rbImportReport(
+      'rb.csv',
+      { rows: 10, written: 4, skipped: { 'no-price': 1, 'quantity-lot': 2, 'site-goods': 1, 'parts-or-stationary': 1, 'not-a-machine': 1, 'no-id': 0 }, byCategory: { 1: 3, 11: 1 } },
+      '',
+    );
+    expect(text).toContain('rb.csv: 10 rows read, 4 machine sales imported or updated; skipped 2 lots of several, 1 site goods');
+    expect(text).toMatch(/Excavators\s+3\s+75\.0%/);
+    expect(text).toMatch(/Other\s+1\s+25\.0%/);
+    expect(text).toMatch(/Cranes\s+0\s+0\.0%/);
+    expect(text).toMatch(/machines\s+4\s+of 10 rows \(40\.0%\)/);
   });
 });
