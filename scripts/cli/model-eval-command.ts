@@ -25,7 +25,7 @@ import { textTable } from './table.js';
 
 export const MODEL_EVAL_USAGE =
   'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--spread source|lot] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]\n' +
-  '       model:eval --protocol rbauction [--data <shared data dir>] [--test <csv> | --test-from YYYY-MM-DD [--test-before YYYY-MM-DD]] [--no-fast-iron-alone] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]\n' +
+  '       model:eval --protocol rbauction [--data <shared data dir>] [--test <csv> | --test-from YYYY-MM-DD [--test-before YYYY-MM-DD]] [--no-fast-iron-alone] [--index-months <n>] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]\n' +
   '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--spread source|lot] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]';
 
 export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
@@ -118,7 +118,14 @@ function trainOptions(flags: Record<string, string | true>): TrainOptions {
   if (spread !== undefined && flags['load-model'] !== undefined) throw new UsageError('--spread applies to training; a model from --load-model keeps the spread it was saved with');
   if (spread !== undefined && spread !== 'source' && spread !== 'lot') throw new UsageError('--spread takes source or lot');
   // --spread lot: the per-lot spread of the claims (TrainOptions.lotScale), off in production
-  const lotScale = spread === 'lot' ? { lotScale: true } : {};
+  const lotScale: TrainOptions = spread === 'lot' ? { lotScale: true } : {};
+  // --index-months <n>: the market level's period (TrainOptions.indexPeriodMonths), for choosing it on folds
+  const months = flags['index-months'];
+  if (months !== undefined) {
+    const n = Number(months);
+    if (!Number.isInteger(n) || n < 1 || n > 12) throw new UsageError('--index-months takes a whole number of months, 1 to 12');
+    lotScale.indexPeriodMonths = n;
+  }
   if (v === undefined || v === 'values') return withFinalValueCalibration(lotScale);
   if (v === 'trees') return lotScale;
   throw new UsageError('--calibrate-on takes values or trees');

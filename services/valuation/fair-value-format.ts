@@ -9,6 +9,7 @@ import { titleWordColumns, TITLE_WORD_SPECS, type TitleWords } from './title-wor
 import type { LotNeighbours } from './lot-neighbours.js';
 import type { PriceIndex } from './price-index.js';
 import type { ScaleModel } from './market-distribution.js';
+import { DEALER_AUCTION, saleMarket } from './market.js';
 import { TARGET_FEATURE_SPECS, targetColumns, type TargetEncoding } from './target-encoding.js';
 
 export const ALL_SPECS = [...FEATURE_SPECS, ...TARGET_FEATURE_SPECS, ...LATER_FEATURE_SPECS, ...TITLE_WORD_SPECS, ...MARKET_FEATURE_SPECS];
@@ -194,6 +195,15 @@ export function averagePrediction(members: GbdtModel[], m: FeatureMatrix): Float
  * alone 1.146 / 1.415, half each 1.054 / 1.347 (docs/valuation.md).
  */
 export const NEIGHBOUR_BLEND = 0.5;
+
+/**
+ * The share of a lot's log value its nearest sold lots give: `share` for an online surplus lot,
+ * none for a dealer auction's (Fast Iron, Ritchie Bros.): their titles are year, make, model and
+ * type, so the nearest titles are the same model at any age, and the trees know the machine.
+ */
+export function neighbourShare(r: ValuationInput, share = NEIGHBOUR_BLEND): number {
+  return saleMarket(r) === DEALER_AUCTION ? 0 : share;
+}
 
 export function blendNeighbours(treeLog: number, neighbourLog: number, share = NEIGHBOUR_BLEND): number {
   return Number.isFinite(neighbourLog) ? (1 - share) * treeLog + share * neighbourLog : treeLog;

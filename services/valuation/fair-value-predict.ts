@@ -7,7 +7,7 @@ import { GbdtModel } from './gbdt.js';
 import { listingLogShift, neighbourLogPrice } from './lot-neighbours.js';
 import { ageingFactor, ageRatio, comparableToday, inDollarsOf, priceLevel } from './price-index.js';
 import { atLeastAsWide, knotsFromRange, lotScale, scaleFeatures, withLowerTailScaled } from './market-distribution.js';
-import { averagePrediction, blendNeighbours, encodeFull, MIN_TYPE_SALES, saleSource, supportBucket, supportKey, type RangeQuantiles, type SerializedFairValueModel, type Valuation } from './fair-value-format.js';
+import { averagePrediction, blendNeighbours, neighbourShare, encodeFull, MIN_TYPE_SALES, saleSource, supportBucket, supportKey, type RangeQuantiles, type SerializedFairValueModel, type Valuation } from './fair-value-format.js';
 
 export class FairValueModel {
   private readonly members: GbdtModel[];
@@ -104,7 +104,7 @@ export class FairValueModel {
       const range = own ?? this.data.ranges.byBucket[supportBucket(support)] ?? this.data.ranges.overall;
       const scaleModel = own ? this.data.ranges.lotScale?.[saleSource(input)] : undefined;
       const scale = scaleModel ? lotScale(scaleModel, scaleFeatures(input, (support * (scaleModel.rows ?? this.data.trainedRows)) / this.data.trainedRows)) : 1;
-      const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), this.data.neighbourBlend) + listingLogShift(this.data.lotNeighbours, input);
+      const l = blendNeighbours(log[i]! + (this.data.logOffset ?? 0), neighbourLogPrice(this.data.lotNeighbours, input), neighbourShare(input, this.data.neighbourBlend)) + listingLogShift(this.data.lotNeighbours, input);
       return {
         logPrice: l,
         fairValue: Math.expm1(l),

@@ -7,12 +7,12 @@ import { trainGbdt, type GbdtParams } from './gbdt.js';
 import { fitTitleWords } from './title-words.js';
 import { fitLotNeighbours, listingLogShift, neighbourLogPrice } from './lot-neighbours.js';
 import { estimatePriceIndex, inDollarsOf } from './price-index.js';
-import { saleMarket } from './market.js';
+import { DEALER_AUCTION, saleMarket, sourceMarket } from './market.js';
 import { seededRandom } from '../shared/seeded-random.js';
 import { atLeastAsWide, baselineKnots, FEW_HELD_OUT, fitScaleModel, KNOT_PROBS, lotScale, residualKnots, scaleFeatures, type ScaleModel } from './market-distribution.js';
 import { fitTargetEncoding, type TargetEncoding } from './target-encoding.js';
 import {
-  ALL_SPECS, averagePrediction, blendNeighbours, encodeFull, NEIGHBOUR_BLEND, quantile, saleSource, SUPPORT_BUCKETS, supportBucket, supportKey, typicalHoursPerYear,
+  ALL_SPECS, averagePrediction, blendNeighbours, encodeFull, neighbourShare, NEIGHBOUR_BLEND, quantile, saleSource, SUPPORT_BUCKETS, supportBucket, supportKey, typicalHoursPerYear,
   type RangeQuantiles, type SerializedFairValueModel,
 } from './fair-value-format.js';
 import { FairValueModel } from './fair-value-predict.js';
@@ -325,7 +325,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   };
   const onlineDelta = opts.onlineHuberDelta ?? ONLINE_HUBER_DELTA;
   const huberDeltas = (rows: TrainingSale[]) =>
-    Float64Array.from(rows.map((r) => (saleSource(r) === 'fastiron' ? (params.huberDelta ?? Infinity) : onlineDelta)));
+    Float64Array.from(rows.map((r) => (saleMarket(r) === DEALER_AUCTION ? (params.huberDelta ?? Infinity) : onlineDelta)));
   const fitWeights = weigh(fit, recencyWeights(fit, halfLife));
   const firstMembers = Array.from({ length: memberCount }, (_, k) => {
     progress(`holdout fit ${k + 1}/${memberCount} on ${fit.length} sales, stopping on the latest ${holdout.length}`);
@@ -335,7 +335,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const fitNeighbours = fitLotNeighbours(fit);
   const holdoutTrees = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
   const holdoutNeighbours = holdout.map((r) => neighbourLogPrice(fitNeighbours, r));
-  const holdoutPred = holdoutTrees.map((l, i) => blendNeighbours(l, holdoutNeighbours[i]!, neighbourBlend) + listingLogShift(fitNeighbours, holdout[i]!));
+  const holdoutPred = holdoutTrees.map((l, i) => blendNeighbours(l, holdoutNeighbours[i]!, neighbourShare(holdout[i]!, neighbourBlend)) + listingLogShift(fitNeighbours, holdout[i]!));
   const fitSupport = countSupport(fit);
   const all = holdout.map((_, i) => holdoutY[i]! - holdoutPred[i]!);
   const se = all.reduce((a, e) => a + e * e, 0);
@@ -403,7 +403,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
         const std = residualKnots(shifted(standardisedBySource.get(source)!));
         return { ...own, knots: std && own.knots ? std.map((k, i) => (KNOT_PROBS[i]! < 0.5 ? k : own.knots![i]!)) : own.knots };
       }
-      if (source === 'fastiron') return quantiles(shifted(values));
+      // a dealer auction's range is its held-out errors' 10–90%, as Fast Iron's: the online tail is for surplus lots
+      if (sourceMarket(source) === DEALER_AUCTION) return quantiles(shifted(values));
       const sorted = shifted(values).sort((a, b) => a - b);
       let own = residualKnots(sorted);
       if (own && values.length < FEW_HELD_OUT) {
