@@ -348,6 +348,7 @@ export function toDetail(
         ? null
         : {
             as_of: row.valuationAsOf,
+            market_as_of: typeof row.marketAsOf === 'string' && /^\d{4}-\d{2}$/.test(row.marketAsOf) ? row.marketAsOf : null,
             fair_value: row.fairValue,
             low: row.valueLow,
             high: row.valueHigh,

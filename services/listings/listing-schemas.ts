@@ -149,6 +149,10 @@ export const comparableSaleSchema = z.object({
 export const valuationSchema = z.object({
   /** YYYY-MM-DD: the market and dollars the fair value and adjusted prices are in. */
   as_of: z.string().nullable().describe('The date (YYYY-MM-DD) whose market and dollars the values are in; null for valuations older than this field.'),
+  market_as_of: z
+    .string()
+    .nullable()
+    .describe("The month (YYYY-MM) of the latest sales the market level rests on: after it the level is carried flat; null for models before it."),
   fair_value: z.number(),
   low: z.number().nullable(),
   high: z.number().nullable(),

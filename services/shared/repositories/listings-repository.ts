@@ -60,6 +60,8 @@ export type DetailRow = ListingRow & {
   scoreReason: string | null;
   /** YYYY-MM-DD. */
   valuationAsOf: string | null;
+  /** YYYY-MM: the month of the latest sales its model's market level rests on (model_versions.metrics). */
+  marketAsOf?: string | null;
   /** The price the score is on (USD), for the claim sentence. */
   priceUsd?: number | null;
 };
@@ -132,7 +134,8 @@ export async function findListingDetail(db: DbOrTx, key: { id: number } | { slug
       l.description, l.hours, l.condition, l.status, l.bid_count AS "bidCount",
       l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
       l.valuation_confidence AS "valuationConfidence", l.comparables,
-      l.score_reason AS "scoreReason", l.valuation_as_of::text AS "valuationAsOf"
+      l.score_reason AS "scoreReason", l.valuation_as_of::text AS "valuationAsOf",
+      (SELECT mv.metrics->>'marketAsOf' FROM model_versions mv WHERE mv.version = l.model_version) AS "marketAsOf"
     FROM listings l
     JOIN categories c ON c.id = l.category_id
     JOIN sources s ON s.id = l.source_id

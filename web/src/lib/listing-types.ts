@@ -66,6 +66,8 @@ export type Comparable = {
 export type Valuation = {
   /** YYYY-MM-DD: the market and dollars the values are in. */
   as_of?: string | null;
+  /** YYYY-MM: the month of the latest sales the market level rests on (carried flat after it). */
+  market_as_of?: string | null;
   fair_value: number;
   low: number | null;
   high: number | null;

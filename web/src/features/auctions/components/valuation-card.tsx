@@ -19,6 +19,15 @@ export function valuesAsOf(asOf: string | null | undefined): string | null {
   return Number.isNaN(d.getTime()) ? null : `Values as of ${asOfFmt.format(d)}`;
 }
 
+const marketMonthFmt = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** 'Market level of May 2023, the latest sales we hold.' from the valuation's market month; null without one. */
+export function marketLevelLine(marketAsOf: string | null | undefined): string | null {
+  if (typeof marketAsOf !== 'string' || !/^\d{4}-\d{2}$/.test(marketAsOf)) return null;
+  const d = new Date(`${marketAsOf}-01T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? null : `Market level of ${marketMonthFmt.format(d)}, the latest sales we hold.`;
+}
+
 /**
  * A comparable's price as the buyer reads it: '$41,000 in Feb 2012 → $58,300 today' when the sale
  * was adjusted to today's market, else the one price.
@@ -81,6 +90,7 @@ export function ValuationCard({
 }) {
   const note = valuation ? earlyBidNote(price, valuation.fair_value, auctionEndDate) : null;
   const asOf = valuation ? valuesAsOf(valuation.as_of) : null;
+  const marketLevel = valuation ? marketLevelLine(valuation.market_as_of) : null;
   return (
     <Card>
       <CardHeader>
@@ -129,6 +139,11 @@ export function ValuationCard({
             {asOf && (
               <p className="text-sm text-slate-700" data-testid="values-as-of">
                 {asOf}: comparable sales are shown at what they sold for and at what that machine is worth today (today&apos;s market, its age today).
+              </p>
+            )}
+            {marketLevel && (
+              <p className="text-sm text-slate-700" data-testid="market-level">
+                {marketLevel}
               </p>
             )}
             {scoreReason && <p className="text-sm font-medium text-slate-800">No deal score: {scoreReason}.</p>}
