@@ -23,6 +23,7 @@ import {
   type DealInput,
   type DealLevel,
 } from './deal-score.js';
+import type { StoredBidLimits } from '../../db/schema/listings.js';
 import { knotsFromRange, normalQuantile, residualAt } from './market-distribution.js';
 
 /** What the score reads of a lot, all but the price. */
@@ -42,7 +43,7 @@ export type BidLimits = {
   /** Hours to the close the limits were worked out at; null for a fixed-price listing. */
   hoursLeft: number | null;
   /** The best level any bid can have at this time left. */
-  atMost: DealLevel;
+  atMost: Exclude<DealLevel, 'poor'>;
   /** From how many hours before the close each level can be reached (null: at any time left). */
   reachableHoursLeft: { excellent: number | null; good: number | null };
 };
@@ -145,7 +146,7 @@ export function bidLimits(input: BidLimitsInput): BidLimits | null {
   const limit = (level: 'good' | 'excellent') => highestAtLeast(input, level, bidAtZ(Math.min(MAX_Z, Z[level] / factor)));
   const excellent = limit('excellent');
   const good = limit('good');
-  const atMost: DealLevel = excellent !== null ? 'excellent' : good !== null ? 'good' : 'fair';
+  const atMost: BidLimits['atMost'] = excellent !== null ? 'excellent' : good !== null ? 'good' : 'fair';
   return {
     excellent,
     good,
@@ -155,5 +156,20 @@ export function bidLimits(input: BidLimitsInput): BidLimits | null {
     hoursLeft,
     atMost,
     reachableHoursLeft: timed ? { excellent: hoursFrom(Z.excellent), good: hoursFrom(Z.good) } : { excellent: null, good: null },
+  };
+}
+
+/** The limits as the scorer stores them (listings.bid_limits, snake_case as the API reads them); hours to the minute. */
+export function storedBidLimits(limits: BidLimits): StoredBidLimits {
+  const minute = (h: number | null) => (h === null ? null : Math.round(h * 60) / 60);
+  return {
+    excellent: limits.excellent,
+    good: limits.good,
+    market: limits.market,
+    poor: limits.poor,
+    premium_rate: limits.premiumRate,
+    hours_left: minute(limits.hoursLeft),
+    at_most: limits.atMost,
+    reachable_hours_left: { excellent: minute(limits.reachableHoursLeft.excellent), good: minute(limits.reachableHoursLeft.good) },
   };
 }

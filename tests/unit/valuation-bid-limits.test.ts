@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bidLimits, type BidLimitsInput } from '../../services/valuation/bid-limits.js';
+import type { StoredBidLimits } from '../../db/schema/listings.js';
+import { bidLimits, storedBidLimits, type BidLimitsInput } from '../../services/valuation/bid-limits.js';
+import { bidLimitsBasis, bidLimitsLine, bidLimitsNote, goodUpTo } from '../../services/valuation/deal-claim.js';
 import { dealLevel, dealScore, type DealLevel } from '../../services/valuation/deal-score.js';
 import { residualKnots } from '../../services/valuation/market-distribution.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
@@ -142,5 +144,31 @@ describe('bid limits: the deal score inverted', () => {
     expect(bidLimits({ ...base, status: 'closed' })).toBeNull();
     expect(bidLimits({ ...base, fairValue: 0 })).toBeNull();
     expect(bidLimits({ ...base, low: base.fairValue + 1 })).toBeNull();
+  });
+});
+
+describe('bid limits in words', () => {
+  const stored = (over: Partial<StoredBidLimits> = {}): StoredBidLimits => ({
+    excellent: 3_100, good: 6_200, market: 8_886, poor: 12_400, premium_rate: 0.1, hours_left: 2, at_most: 'excellent',
+    reachable_hours_left: { excellent: 16.8, good: 26.6 }, ...over,
+  });
+  it('says the Good and Excellent limits with the Good claim in numbers', () => {
+    expect(bidLimitsLine(stored())).toBe('Bid up to $6,200 for a Good deal (19 in 20 similar machines sold for more); $3,100 for Excellent');
+    expect(goodUpTo(6_200)).toBe('Good up to $6,200');
+    expect(goodUpTo(null)).toBeNull();
+    expect(bidLimitsNote(stored())).toBeNull();
+  });
+  it('says when a level is out of reach, and from when it can be reached', () => {
+    const dayOut = stored({ excellent: null, hours_left: 20, at_most: 'good' });
+    expect(bidLimitsLine(dayOut)).toBe('Bid up to $6,200 for a Good deal (19 in 20 similar machines sold for more); Excellent only later, from 17 hours before the close');
+    expect(bidLimitsNote(dayOut)).toMatch(/^With 20 hours left this lot can be at most Good: /);
+    const daysOut = stored({ excellent: null, good: null, hours_left: 122, at_most: 'fair' });
+    expect(bidLimitsLine(daysOut)).toBe('No bid is a Good deal yet with 5 days 2 h left: a bid can be Good from 27 hours before the close');
+    expect(bidLimitsNote(daysOut)).toMatch(/^With 5 days 2 h left this lot can be at most Fair: /);
+    expect(bidLimitsBasis(stored(), 9_775)).toBe("Hammer bids before the 10% buyer's premium the source states, against our fair value of $9,775; worked out with 2 hours left; they rise as the close nears.");
+  });
+  it('stores what the detail reads, hours to the minute', () => {
+    const limits = bidLimits({ ...base, auctionEndAt: hours(20) })!;
+    expect(storedBidLimits(limits)).toMatchObject({ excellent: null, good: limits.good, market: limits.market, poor: limits.poor, premium_rate: 0.1, hours_left: 20, at_most: 'good' });
   });
 });

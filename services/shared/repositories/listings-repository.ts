@@ -55,7 +55,7 @@ const CARD_COLUMNS = sql`
   l.first_image_url AS "firstImageUrl", l.image_count AS "imageCount",
   c.id AS "categoryId", c.name AS "categoryName", s.id AS "sourceId", s.display_name AS "sourceName",
   l.original_url AS "originalUrl", l.lat, l.lon, l.geo_precision AS "geoPrecision",
-  l.price_usd::float8 AS "priceUsd", l.buyers_premium_pct::float8 AS "buyersPremiumPct"`;
+  l.price_usd::float8 AS "priceUsd", l.buyers_premium_pct::float8 AS "buyersPremiumPct", l.good_bid_limit AS "goodBidLimit"`;
 
 /** The cards of some listings, in no particular order (the caller orders them as the index did). */
 export async function listCardsByIds(db: DbOrTx, ids: number[]): Promise<ListingRow[]> {
@@ -81,7 +81,8 @@ export async function findListingDetail(db: DbOrTx, key: { id: number } | { slug
       l.description, l.hours, l.condition, l.status, l.bid_count AS "bidCount",
       l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
       l.valuation_confidence AS "valuationConfidence", l.comparables,
-      l.score_reason AS "scoreReason", l.valuation_as_of::text AS "valuationAsOf"
+      l.score_reason AS "scoreReason", l.valuation_as_of::text AS "valuationAsOf",
+      l.bid_limits AS "bidLimits", ${isoTime(sql`l.scored_at`)} AS "scoredAt"
     FROM listings l
     JOIN categories c ON c.id = l.category_id
     JOIN sources s ON s.id = l.source_id

@@ -13,6 +13,7 @@ const NAV_ITEMS = [
   { to: '/dashboard', label: 'Dashboard' },
   { to: '/alerts', label: 'Alerts' },
   { to: '/watchlist', label: 'Watchlist' },
+  { to: '/value', label: 'What is it worth' },
   { to: '/account', label: 'Account' },
 ] as const;
 
