@@ -34,7 +34,7 @@ export type BidLimits = {
   excellent: number | null;
   /** The highest bid that still scores Good (or better); null when no bid can at this time left. */
   good: number | null;
-  /** The bid at the lot's market: the fair value less the stated premium, in whole dollars (rounded down). */
+  /** The bid at the lot's market: the fair value (as shown, whole dollars) less the stated premium, rounded down. */
   market: number;
   /** The lowest bid that scores Poor. */
   poor: number;
@@ -150,7 +150,8 @@ export function bidLimits(input: BidLimitsInput): BidLimits | null {
   return {
     excellent,
     good,
-    market: Math.floor(input.fairValue / (1 + premiumRate)),
+    // from the fair value as shown (whole dollars), so a buyer can check it
+    market: Math.floor(Math.round(input.fairValue) / (1 + premiumRate)),
     poor: lowestPoor(input, bidAtZ(-Z.poor)),
     premiumRate,
     hoursLeft,

@@ -71,7 +71,7 @@ describe('bid limits', () => {
     const t0 = new Date();
     const end = new Date(t0.getTime() + 20 * HOUR);
     const [lot] = await insertListings(ctx.database.db, source, [
-      { ...backhoe, title: '2002 Caterpillar 416D backhoe', currentBid: 2_000, buyersPremiumPct: 10, auctionEndAt: end, bidCount: 3 },
+      { ...backhoe, title: '2002 Caterpillar 416D backhoe', currentBid: 2_000, buyersPremiumPct: 10, auctionEndAt: end, bidCount: 3, city: 'Dallas', lat: 32.7767, lon: -96.797, geoPrecision: 'city' },
     ]);
     await scoreAndWrite(ctx, models, [lot!.id], { now: t0 });
     const d = await detail(lot!.id);

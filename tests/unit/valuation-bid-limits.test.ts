@@ -133,7 +133,8 @@ describe('bid limits: the deal score inverted', () => {
         auctionEndAt: random() < 0.2 ? null : hours(random() * 60),
       };
       const limits = bidLimits(input)!;
-      expect(limits.market).toBeLessThanOrEqual(fair);
+      expect(limits.market).toBeLessThanOrEqual(Math.round(fair));
+      if (limits.good !== null) expect(limits.good).toBeLessThan(fair);
       expect(limits.poor).toBeGreaterThan(limits.market);
       if (limits.good !== null) expect(limits.good).toBeLessThan(limits.market);
       if (limits.excellent !== null) expect(limits.excellent).toBeLessThanOrEqual(limits.good!);

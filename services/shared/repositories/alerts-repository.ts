@@ -315,6 +315,8 @@ export type DeliveryRow = AlertMessageColumns & {
   geoPrecision: string | null;
   buyersPremiumPct: number | null;
   listingCategoryId: number;
+  /** The Good bid limit stored with the score (issue 38): "Good up to $X" in the message. */
+  goodBidLimit: number | null;
 };
 
 const deliveryColumns = sql`
@@ -326,7 +328,8 @@ const deliveryColumns = sql`
   l.id AS "listingId", l.slug, l.title, l.price_usd::float8 AS "priceUsd", l.deal_score AS "dealScore",
   l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh", l.auction_end_at AS "auctionEndAt", l.city, l.state,
   a.near_zip AS "nearZip", a.near_lat AS "nearLat", a.near_lon AS "nearLon", a.radius_miles AS "radiusMiles", a.worth_the_trip AS "worthTheTrip",
-  l.lat, l.lon, l.geo_precision AS "geoPrecision", l.buyers_premium_pct::float8 AS "buyersPremiumPct", l.category_id AS "listingCategoryId"`;
+  l.lat, l.lon, l.geo_precision AS "geoPrecision", l.buyers_premium_pct::float8 AS "buyersPremiumPct", l.category_id AS "listingCategoryId",
+  l.good_bid_limit AS "goodBidLimit"`;
 
 /**
  * The daily cap, strictly: before these listings' pending instant notifications are handed to the
@@ -621,6 +624,7 @@ export type DigestDelivery = AlertMessageColumns & {
     lon: number | null;
     geoPrecision: string | null;
     listingCategoryId: number;
+    goodBidLimit: number | null;
   }>;
 };
 
@@ -637,7 +641,8 @@ export async function pendingDigestDeliveries(db: DbOrTx, day: string): Promise<
                      'priceUsd', l.price_usd::float8, 'dealScore', l.deal_score, 'fairValue', l.fair_value::float8,
                      'valueLow', l.value_low::float8, 'valueHigh', l.value_high::float8, 'buyersPremiumPct', l.buyers_premium_pct::float8,
                      'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state,
-                     'lat', l.lat, 'lon', l.lon, 'geoPrecision', l.geo_precision, 'listingCategoryId', l.category_id)
+                     'lat', l.lat, 'lon', l.lon, 'geoPrecision', l.geo_precision, 'listingCategoryId', l.category_id,
+                     'goodBidLimit', l.good_bid_limit)
                    ORDER BY l.deal_score DESC NULLS LAST, n.id), '[]'::jsonb)
             FROM alert_notifications n JOIN listings l ON l.id = n.listing_id
             WHERE n.alert_id = d.alert_id AND n.digest_id = d.id) AS items
