@@ -59,6 +59,8 @@ const estimateResponseSchema = z.object({
   }),
 });
 
+const detailSchema = z.object({ detail: z.string() });
+
 /** An unknown query parameter is a 400 naming it (the contract's shape). */
 function refuseUnknown(query: Record<string, unknown>): void {
   const known = Object.keys(estimateQuerySchema.shape);
@@ -80,7 +82,7 @@ export function valuationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['valuation'],
           summary: 'What is it worth: the fair value, range, comparables and bid limits of a machine that is not listed',
           querystring: estimateQuerySchema,
-          response: { 200: estimateResponseSchema, 400: badRequestSchema },
+          response: { 200: estimateResponseSchema, 400: badRequestSchema, 403: detailSchema, 429: detailSchema, 503: detailSchema },
         },
       },
       async (request) => {
