@@ -113,7 +113,7 @@ describe('watchlist journey', () => {
     const open = page.getByTestId('watched-open');
     await expect.poll(() => open.count()).toBe(2);
     expect(await open.first().textContent()).toContain('Caterpillar 320F');
-    const dozerReminder = page.getByLabel('Remind me').nth(1);
+    const dozerReminder = page.getByLabel('Remind me', { exact: true }).nth(1);
     expect(await dozerReminder.inputValue()).toBe('60');
     await dozerReminder.selectOption('1440');
     await page.getByText('Reminder updated').first().waitFor();
@@ -215,5 +215,5 @@ describe('watchlist journey', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await accessible(page, 'value-phone');
     await phone.close();
-  }, 300_000);
+  }, 480_000);
 });
