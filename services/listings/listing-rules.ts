@@ -316,7 +316,13 @@ export function toBidLimits(row: Pick<DetailRow, 'bidLimits' | 'scoredAt' | 'fai
 }
 
 /** Stored limits → the API's view (the detail's and the estimate's), with each limit's delivered total given a distance. */
-export function bidLimitsView(limits: StoredBidLimits, fairValue: number, asOf: string, place?: { distanceMiles: number | null; categoryId: number; title: string }): BidLimitsView {
+export function bidLimitsView(
+  limits: StoredBidLimits,
+  fairValue: number,
+  asOf: string,
+  place?: { distanceMiles: number | null; categoryId: number; title: string },
+  estimate = false,
+): BidLimitsView {
   const view: BidLimitsView = {
     excellent: limits.excellent,
     good: limits.good,
@@ -326,7 +332,7 @@ export function bidLimitsView(limits: StoredBidLimits, fairValue: number, asOf: 
     as_of: asOf,
     hours_left: limits.hours_left,
     at_most: limits.at_most,
-    basis: bidLimitsBasis(limits, fairValue),
+    basis: bidLimitsBasis(limits, fairValue, estimate),
     line: bidLimitsLine(limits),
     note: bidLimitsNote(limits),
   };

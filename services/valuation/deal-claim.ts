@@ -117,7 +117,8 @@ export function bidLimitsNote(limits: Pick<StoredBidLimits, 'at_most' | 'hours_l
 }
 
 /** What the limits rest on, in a sentence: hammer bids, the premium, the fair value, the time left. */
-export function bidLimitsBasis(limits: Pick<StoredBidLimits, 'premium_rate' | 'hours_left'>, fairValue: number): string {
+export function bidLimitsBasis(limits: Pick<StoredBidLimits, 'premium_rate' | 'hours_left'>, fairValue: number, estimate = false): string {
+  if (estimate) return `What to pay before any buyer's premium or haul, against our fair value of ${usd.format(fairValue)}, as for a fixed-price sale today.`;
   const premium =
     limits.premium_rate > 0
       ? `before the ${Math.round(limits.premium_rate * 1000) / 10}% buyer's premium the source states`

@@ -122,7 +122,7 @@ export function valuationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             valuation: valued
               ? { as_of: score.asOf, fair_value: score.fairValue!, low: score.valueLow, high: score.valueHigh, confidence: score.valuationConfidence, comparables: toComparables(score.comparables) }
               : null,
-            bid_limits: valued && score.bidLimits ? bidLimitsView(storedBidLimits(score.bidLimits), score.fairValue!, now.toISOString()) : null,
+            bid_limits: valued && score.bidLimits ? bidLimitsView(storedBidLimits(score.bidLimits), score.fairValue!, now.toISOString(), undefined, true) : null,
             estimates_left_today: quota.left,
           },
         };
