@@ -145,8 +145,8 @@ export async function listListingIdsToScore(db: DbOrTx, afterId: number, limit: 
 
 /**
  * Open auctions whose score has gone stale with the clock: priced under their fair value (where
- * time left tempers the score) and with their time left shrunk by more than a fifth since they
- * were scored. So a 10-day lot is looked at again after two days, a lot ending in an hour after
+ * time left tempers the score), or carrying bid limits (which rise as the close nears, whatever the
+ * bid), and with their time left shrunk by more than a fifth since they were scored. So a 10-day lot is looked at again after two days, a lot ending in an hour after
  * twelve minutes: about 30 rescores over a lot's life, whatever its length.
  */
 export async function listAuctionIdsDueForTimeRescore(db: DbOrTx, now: Date, afterId: number, limit: number): Promise<number[]> {
@@ -158,7 +158,7 @@ export async function listAuctionIdsDueForTimeRescore(db: DbOrTx, now: Date, aft
       AND auction_end_at > ${at}::timestamptz
       AND scored_at IS NOT NULL
       AND fair_value IS NOT NULL
-      AND price_usd < fair_value
+      AND (price_usd < fair_value OR bid_limits IS NOT NULL)
       AND (auction_end_at - ${at}::timestamptz) < 0.8 * (auction_end_at - scored_at)
     ORDER BY id
     LIMIT ${limit}
