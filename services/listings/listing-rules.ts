@@ -23,6 +23,7 @@ import {
   type Pagination,
   type SortOption,
 } from './listing-schemas.js';
+import type { DetailRow, ListingRow } from '../shared/repositories/listings-repository.js';
 
 export type LocationFilter = { state?: string; city?: string };
 
@@ -195,39 +196,7 @@ export function plainTextDescription(raw: string | null | undefined, max = MAX_D
   return text;
 }
 
-/** The row the repository reads for a card (numbers already numbers). */
-export type ListingRow = {
-  id: number;
-  slug: string;
-  title: string;
-  make: string | null;
-  model: string | null;
-  year: number | null;
-  price: number | null;
-  currentBid: number | null;
-  dealScore: number | null;
-  currency: string;
-  city: string | null;
-  state: string | null;
-  /** ISO 8601 UTC. */
-  auctionEndAt: string | null;
-  firstImageUrl: string | null;
-  imageCount: number;
-  categoryId: number;
-  categoryName: string;
-  sourceId: number;
-  sourceName: string;
-  originalUrl: string;
-  lat: number | null;
-  lon: number | null;
-  geoPrecision: 'zip' | 'city' | 'state' | 'none' | null;
-  /** The price in USD (what the list filters, sorts and totals delivered by). */
-  priceUsd?: number | null;
-  /** The buyer's premium the source states (percent), or null. */
-  buyersPremiumPct: number | null;
-  /** The Good bid limit stored with the score (listings.good_bid_limit). */
-  goodBidLimit: number | null;
-};
+export type { DetailRow, ListingRow } from '../shared/repositories/listings-repository.js';
 
 /** A lot's distance from the buyer's point and how exactly it is placed (null, null when unplaced). */
 export function distanceFields(row: Pick<ListingRow, 'lat' | 'lon' | 'geoPrecision'>, near: GeoPoint): { distance_miles: number | null; location_precision: 'zip' | 'city' | 'state' | null } {
@@ -284,27 +253,6 @@ export function toCard(row: ListingRow, near?: GeoPoint): ListingCard {
   card.delivered_total_high = totals?.high ?? null;
   return card;
 }
-
-export type DetailRow = ListingRow & {
-  description: string;
-  hours: number | null;
-  condition: string | null;
-  status: DealDetail['status'];
-  bidCount: number;
-  fairValue: number | null;
-  valueLow: number | null;
-  valueHigh: number | null;
-  valuationConfidence: number | null;
-  comparables: unknown;
-  scoreReason: string | null;
-  /** YYYY-MM-DD. */
-  valuationAsOf: string | null;
-  /** The price the score is on (USD), for the claim sentence. */
-  priceUsd?: number | null;
-  /** Stored with the score (null when unscored or not open), and when it was scored (ISO 8601). */
-  bidLimits: StoredBidLimits | null;
-  scoredAt: string | null;
-};
 
 /**
  * The stored limits as the detail shows them, with their words; with a distance, each limit's

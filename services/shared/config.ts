@@ -196,6 +196,10 @@ const envSchema = z
         return urls;
       }),
     DEMO_SITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /** Address the demo site listens on (`npm run demo:site`; 0.0.0.0 in its container). */
+    DEMO_SITE_HOST: z.string().min(1).default('127.0.0.1'),
+    /** A `Crawl-delay` (seconds) in the demo site's robots.txt; 0 = none (the compose smoke sets one). */
+    DEMO_SITE_CRAWL_DELAY: z.coerce.number().min(0).max(60).default(0),
     /** Where the demo source's adapter finds the demo auction site (set by `npm run demo` and tests). */
     DEMO_SITE_URL: optionalUrl,
     DEMO_SITE_SEED: z.coerce.number().int().min(0).default(42),

@@ -6,6 +6,7 @@
 import type { DeliveryMethod } from '../../db/schema/alerts.js';
 import type { ListingStatus } from '../../db/schema/listings.js';
 import { REMIND_BEFORE_MINUTES, type RemindBeforeMinutes } from '../../db/schema/watchlist.js';
+import type { WatchSettings } from '../shared/repositories/watchlist-repository.js';
 
 export const DEFAULT_REMIND_BEFORE: RemindBeforeMinutes = 60;
 export const MAX_WATCH_PRICE = 1_000_000_000;
@@ -38,13 +39,7 @@ export type WatchInput = {
   follow_good_limit?: boolean | null;
 };
 
-export type WatchSettings = {
-  remindBeforeMinutes: RemindBeforeMinutes;
-  maxPrice: number | null;
-  deliveryMethod: DeliveryMethod;
-  /** The maximum is the lot's Good limit (the service fills it in; the scorer moves it on a rescore). */
-  maxPriceFollowsGood: boolean;
-};
+export type { WatchSettings } from '../shared/repositories/watchlist-repository.js';
 
 function wholeOrNull(value: number | string | null | undefined): number | null | 'bad' {
   if (value === null || value === undefined) return null;

@@ -4,7 +4,8 @@
  * scoreListing) and answers as the deal detail does: fair value, range, comparables and the bid
  * limits. Thin: the rules live in services/valuation/machine-estimate.ts, the limits in
  * services/billing/estimate-quota.ts. Anyone may ask (Free: ESTIMATE_FREE_DAILY a day per account,
- * or per address without one; Pro: unlimited); an unknown parameter is a 400 naming it.
+ * or per address without one; Pro: unlimited); an unknown parameter is a 400 naming it (the closed
+ * query schema, api/plugins/strict-input.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -61,22 +62,12 @@ const estimateResponseSchema = z.object({
 
 const detailSchema = z.object({ detail: z.string() });
 
-/** An unknown query parameter is a 400 naming it (the contract's shape). */
-function refuseUnknown(query: Record<string, unknown>): void {
-  const known = Object.keys(estimateQuerySchema.shape);
-  const unknown = Object.keys(query).filter((k) => !known.includes(k));
-  if (unknown.length === 0) return;
-  const hint = (k: string) => (['near', 'zip_code', 'zipcode', 'postal_code'].includes(k) ? '; did you mean zip?' : ['category_id', 'equipment_type', 'type'].includes(k) ? '; did you mean category?' : '');
-  throw new ValidationError(Object.fromEntries(unknown.map((k) => [k, [`${k}: unknown parameter${hint(k)}`]])));
-}
-
 export function valuationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const models = new ModelStore(ctx.database.db);
   return async (app) => {
     app.get(
       '/api/valuation/estimate/',
       {
-        preValidation: async (request) => refuseUnknown(request.query as Record<string, unknown>),
         preHandler: optionalUser(ctx),
         schema: {
           tags: ['valuation'],

@@ -4,12 +4,20 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { subscriptions } from '../../../db/schema/billing.js';
-import { watchedLots } from '../../../db/schema/watchlist.js';
+import { watchedLots, type RemindBeforeMinutes } from '../../../db/schema/watchlist.js';
 import type { ListingStatus } from '../../../db/schema/listings.js';
 import type { DeliveryMethod } from '../../../db/schema/alerts.js';
 import type { DbOrTx } from '../database/db.js';
 import { intArray } from '../database/sql-arrays.js';
-import type { WatchSettings } from '../../watchlist/watch-rules.js';
+
+/** A watch's settings as stored (the watchlist's rules validate them: services/watchlist/watch-rules.ts). */
+export type WatchSettings = {
+  remindBeforeMinutes: RemindBeforeMinutes;
+  maxPrice: number | null;
+  deliveryMethod: DeliveryMethod;
+  /** The maximum is the lot's Good limit (the service fills it in; the scorer moves it on a rescore). */
+  maxPriceFollowsGood: boolean;
+};
 
 export type WatchRow = typeof watchedLots.$inferSelect;
 

@@ -1,6 +1,6 @@
 /** The listings API's shapes (spec §3, §7; PRODUCT.md "Listings"). */
-import type { SortBy } from '../../../config/constants.js';
-import type { BidLimits } from '../../../lib/bid-limits.js';
+import type { SortBy } from '../config/constants.js';
+import type { BidLimits } from './bid-limits.js';
 
 export type NamedRef = { id: number; name: string };
 
