@@ -9,11 +9,13 @@ import { toStateCode } from '../shared/us-states.js';
 import { deliveredPrice } from '../valuation/delivered-price.js';
 import { weightClass } from '../valuation/freight.js';
 import { deliveredTotals } from './delivered-total.js';
-import { dealClaimSentence } from '../valuation/deal-claim.js';
+import { bidLimitsBasis, bidLimitsLine, bidLimitsNote, dealClaimSentence } from '../valuation/deal-claim.js';
+import type { StoredBidLimits } from '../../db/schema/listings.js';
 import { valuationAgreement } from '../valuation/agreement.js';
 import { impairedLot, reserveLot } from '../valuation/lot-neighbours.js';
 import {
   DEFAULT_PAGE_SIZE,
+  type BidLimitsView,
   type DealDetail,
   type DealLevel,
   type ListingCard,
@@ -233,6 +235,7 @@ export function toCard(row: ListingRow, near?: GeoPoint): ListingCard {
     category: { id: row.categoryId, name: row.categoryName },
     auction_site: { id: row.sourceId, name: row.sourceName },
     original_url: row.originalUrl,
+    good_bid_limit: row.goodBidLimit,
   };
   if (!near) return card;
   const where = distanceFields(row, near);
@@ -249,6 +252,45 @@ export function toCard(row: ListingRow, near?: GeoPoint): ListingCard {
   card.delivered_total_low = totals?.low ?? null;
   card.delivered_total_high = totals?.high ?? null;
   return card;
+}
+
+/**
+ * The stored limits as the detail shows them, with their words; with a distance, each limit's
+ * delivered total (the same arithmetic as the cards' delivered totals). null when unscored.
+ */
+export function toBidLimits(row: Pick<DetailRow, 'bidLimits' | 'scoredAt' | 'fairValue' | 'dealScore' | 'status' | 'categoryId' | 'title'>, distanceMiles?: number | null): BidLimitsView | null {
+  if (!row.bidLimits || row.dealScore === null || row.fairValue === null || row.status !== 'open' || row.scoredAt === null) return null;
+  return bidLimitsView(row.bidLimits, row.fairValue, row.scoredAt, distanceMiles === undefined ? undefined : { distanceMiles, categoryId: row.categoryId, title: row.title });
+}
+
+/** Stored limits → the API's view (the detail's and the estimate's), with each limit's delivered total given a distance. */
+export function bidLimitsView(
+  limits: StoredBidLimits,
+  fairValue: number,
+  asOf: string,
+  place?: { distanceMiles: number | null; categoryId: number; title: string },
+  estimate = false,
+): BidLimitsView {
+  const view: BidLimitsView = {
+    excellent: limits.excellent,
+    good: limits.good,
+    market: limits.market,
+    poor: limits.poor,
+    premium_rate: limits.premium_rate,
+    as_of: asOf,
+    hours_left: limits.hours_left,
+    at_most: limits.at_most,
+    basis: bidLimitsBasis(limits, fairValue, estimate),
+    line: bidLimitsLine(limits),
+    note: bidLimitsNote(limits),
+  };
+  if (place === undefined) return view;
+  const { distanceMiles } = place;
+  if (distanceMiles === null) return { ...view, delivered: null };
+  const weight = weightClass(place.categoryId, place.title);
+  const pct = limits.premium_rate > 0 ? limits.premium_rate * 100 : null;
+  const at = (bid: number | null) => (bid === null ? null : deliveredTotals({ price: bid, buyersPremiumPct: pct, weight, distanceMiles }));
+  return { ...view, delivered: { excellent: at(limits.excellent), good: at(limits.good), market: at(limits.market) } };
 }
 
 /** What the deal page says of a listing the scorer has not reached yet (or scored before reasons were stored). */
@@ -357,6 +399,7 @@ export function toDetail(
             note: valuationNote(row),
             comparables: toComparables(row.comparables),
           },
+    bid_limits: toBidLimits(row),
     price_history: priceHistory(history).map((h) => ({ observed_at: h.observedAt, price: h.price })),
   };
   if (!near) return detail;
@@ -377,6 +420,7 @@ export function toDetail(
   detail.distance_miles = where.distance_miles;
   detail.location_precision = where.location_precision;
   detail.delivered = delivered;
+  detail.bid_limits = toBidLimits(row, where.location_precision === null ? null : where.distance_miles);
   return detail;
 }
 

@@ -100,6 +100,10 @@ const envSchema = z
     /** Watchlist messages per user per UTC day (e-mail, SMS); SMS beyond its cap go by e-mail, e-mail beyond its cap is not sent. */
     WATCH_DAILY_EMAIL_CAP: z.coerce.number().int().min(0).max(10_000).default(60),
     WATCH_DAILY_SMS_CAP: z.coerce.number().int().min(0).max(1000).default(20),
+    /** What is it worth (issue 38): estimates a Free account (or an address without one) may ask for per day; Pro: unlimited. */
+    ESTIMATE_FREE_DAILY: z.coerce.number().int().min(0).max(10_000).default(10),
+    /** Estimates per minute per account and per address, whatever the plan. */
+    ESTIMATE_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
     /** How often the scheduler asks for due watchlist reminders (node-cron, seconds field allowed). */
     WATCH_REMIND_SCHEDULE: z.string().default('*/15 * * * * *'),
     /** How often the crawler re-checks watched lots near their close (node-cron). */

@@ -11,7 +11,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../database/db.js';
 import { executePrepared } from '../database/prepared.js';
 import { intArray } from '../database/sql-arrays.js';
-import type { ListingStatus } from '../../../db/schema/listings.js';
+import type { ListingStatus, StoredBidLimits } from '../../../db/schema/listings.js';
 
 /** The row the repository reads for a card (numbers already numbers). */
 export type ListingRow = {
@@ -43,6 +43,8 @@ export type ListingRow = {
   priceUsd?: number | null;
   /** The buyer's premium the source states (percent), or null. */
   buyersPremiumPct: number | null;
+  /** The Good bid limit stored with the score (listings.good_bid_limit). */
+  goodBidLimit: number | null;
 };
 
 /** The row the repository reads for the deal page (a card's row and the valuation's columns). */
@@ -64,6 +66,9 @@ export type DetailRow = ListingRow & {
   marketAsOf?: string | null;
   /** The price the score is on (USD), for the claim sentence. */
   priceUsd?: number | null;
+  /** Stored with the score (null when unscored or not open), and when it was scored (ISO 8601). */
+  bidLimits: StoredBidLimits | null;
+  scoredAt: string | null;
 };
 
 /** How close a make/model word must be to a query word to be taken as its correction. */
@@ -108,7 +113,7 @@ const CARD_COLUMNS = sql`
   l.first_image_url AS "firstImageUrl", l.image_count AS "imageCount",
   c.id AS "categoryId", c.name AS "categoryName", s.id AS "sourceId", s.display_name AS "sourceName",
   l.original_url AS "originalUrl", l.lat, l.lon, l.geo_precision AS "geoPrecision",
-  l.price_usd::float8 AS "priceUsd", l.buyers_premium_pct::float8 AS "buyersPremiumPct"`;
+  l.price_usd::float8 AS "priceUsd", l.buyers_premium_pct::float8 AS "buyersPremiumPct", l.good_bid_limit AS "goodBidLimit"`;
 
 /** The cards of some listings, in no particular order (the caller orders them as the index did). */
 export async function listCardsByIds(db: DbOrTx, ids: number[]): Promise<ListingRow[]> {
@@ -135,7 +140,8 @@ export async function findListingDetail(db: DbOrTx, key: { id: number } | { slug
       l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
       l.valuation_confidence AS "valuationConfidence", l.comparables,
       l.score_reason AS "scoreReason", l.valuation_as_of::text AS "valuationAsOf",
-      (SELECT mv.metrics->>'marketAsOf' FROM model_versions mv WHERE mv.version = l.model_version) AS "marketAsOf"
+      (SELECT mv.metrics->>'marketAsOf' FROM model_versions mv WHERE mv.version = l.model_version) AS "marketAsOf",
+      l.bid_limits AS "bidLimits", ${isoTime(sql`l.scored_at`)} AS "scoredAt"
     FROM listings l
     JOIN categories c ON c.id = l.category_id
     JOIN sources s ON s.id = l.source_id

@@ -57,6 +57,8 @@ export type DeliveryRow = AlertMessageColumns & {
   geoPrecision: string | null;
   buyersPremiumPct: number | null;
   listingCategoryId: number;
+  /** The Good bid limit stored with the score (issue 38): "Good up to $X" in the message. */
+  goodBidLimit: number | null;
 };
 
 const deliveryColumns = sql`
@@ -68,7 +70,8 @@ const deliveryColumns = sql`
   l.id AS "listingId", l.slug, l.title, l.price_usd::float8 AS "priceUsd", l.deal_score AS "dealScore",
   l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh", l.auction_end_at AS "auctionEndAt", l.city, l.state,
   a.near_zip AS "nearZip", a.near_lat AS "nearLat", a.near_lon AS "nearLon", a.radius_miles AS "radiusMiles", a.worth_the_trip AS "worthTheTrip",
-  l.lat, l.lon, l.geo_precision AS "geoPrecision", l.buyers_premium_pct::float8 AS "buyersPremiumPct", l.category_id AS "listingCategoryId"`;
+  l.lat, l.lon, l.geo_precision AS "geoPrecision", l.buyers_premium_pct::float8 AS "buyersPremiumPct", l.category_id AS "listingCategoryId",
+  l.good_bid_limit AS "goodBidLimit"`;
 
 /**
  * The daily cap, strictly: before these listings' pending instant notifications are handed to the

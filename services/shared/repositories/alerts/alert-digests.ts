@@ -69,6 +69,7 @@ export type DigestDelivery = AlertMessageColumns & {
     lon: number | null;
     geoPrecision: string | null;
     listingCategoryId: number;
+    goodBidLimit: number | null;
   }>;
 };
 
@@ -85,7 +86,8 @@ export async function pendingDigestDeliveries(db: DbOrTx, day: string): Promise<
                      'priceUsd', l.price_usd::float8, 'dealScore', l.deal_score, 'fairValue', l.fair_value::float8,
                      'valueLow', l.value_low::float8, 'valueHigh', l.value_high::float8, 'buyersPremiumPct', l.buyers_premium_pct::float8,
                      'auctionEndAt', l.auction_end_at, 'city', l.city, 'state', l.state,
-                     'lat', l.lat, 'lon', l.lon, 'geoPrecision', l.geo_precision, 'listingCategoryId', l.category_id)
+                     'lat', l.lat, 'lon', l.lon, 'geoPrecision', l.geo_precision, 'listingCategoryId', l.category_id,
+                     'goodBidLimit', l.good_bid_limit)
                    ORDER BY l.deal_score DESC NULLS LAST, n.id), '[]'::jsonb)
             FROM alert_notifications n JOIN listings l ON l.id = n.listing_id
             WHERE n.alert_id = d.alert_id AND n.digest_id = d.id) AS items

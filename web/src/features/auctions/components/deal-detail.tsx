@@ -16,6 +16,7 @@ import { PriceHistoryCard } from './price-history-card.js';
 import { WatchButton } from '../../../components/watch-button.js';
 import { ValuationCard } from './valuation-card.js';
 import { DeliveredCard } from './delivered-card.js';
+import { BidLimitsCard } from '../../../components/bid-limits-card.js';
 import { useAuth } from '../../../lib/auth.js';
 import { zipOrEmpty } from '../../../lib/dashboard-params.js';
 import { distanceText, rememberedNearZip } from '../../../lib/near.js';
@@ -170,6 +171,7 @@ export function DealDetail({ id }: { id: string }) {
           </CardContent>
         </Card>
       )}
+      {data.bid_limits && <BidLimitsCard limits={data.bid_limits} bid={data.price} />}
       {nearZip && <DeliveredCard deal={data} nearZip={nearZip} />}
       <div className="grid gap-6 lg:grid-cols-2">
         <ValuationCard valuation={data.valuation} price={data.price} auctionEndDate={data.auction_end_date} scoreReason={data.deal_score === null ? data.score_reason : null} />
