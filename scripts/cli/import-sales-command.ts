@@ -1,13 +1,32 @@
 /**
- * `npm run import-sales -- --format fastiron|westauction <file.csv[.gz]> [--prices <solution.csv>]`:
+ * `npm run import-sales -- --format fastiron|westauction|rbauction <file.csv[.gz]> [--prices <solution.csv>]`:
  * sales history for the valuation model. Re-importing the same file updates rows instead of
  * duplicating; an import stopped part-way (Ctrl-C, a crash) goes on where it stopped when run
  * again, or at the scorer's next start. `npm run cli -- sales` shows the state.
  */
-import { importSalesTracked, type ImportSummary, type WestImportSummary } from '../../services/scorer/import-sales.js';
+import { importSalesTracked, SALES_FORMATS, type ImportSummary, type RbImportSummary, type SalesFormat, type WestImportSummary } from '../../services/scorer/import-sales.js';
+import { CATEGORIES } from '../../services/shared/categories.js';
 import { parseArgs, type CliCommand } from './command.js';
 
-const USAGE = 'import-sales --format fastiron|westauction <file.csv|file.csv.gz> [--prices <SalesID,SalePrice csv>] (--prices: fastiron only)';
+const USAGE = `import-sales --format ${SALES_FORMATS.join('|')} <file.csv|file.csv.gz> [--prices <SalesID,SalePrice csv>] (--prices: fastiron only)`;
+
+/** The Ritchie Bros. import's counts: written, skipped by reason, and the lots mapped per type with their share. */
+export function rbImportReport(file: string, summary: RbImportSummary, from: string): string {
+  const s = summary.skipped;
+  const lines = [
+    `${file}: ${summary.rows} rows read${from}, ${summary.written} machine sales imported or updated; skipped ${s['quantity-lot']} lots of several, ` +
+      `${s['site-goods']} site goods (fences, cones, signs, job boxes, supplies), ${s['parts-or-stationary']} parts or stationary lots, ` +
+      `${s['not-a-machine']} other small goods and tools, ${s['no-price']} without a price, ${s['no-id']} without an inventory id or sale day`,
+  ];
+  const mapped = Object.values(summary.byCategory).reduce((a, b) => a + b, 0);
+  lines.push('type              lots   share');
+  for (const c of CATEGORIES) {
+    const n = summary.byCategory[c.id] ?? 0;
+    lines.push(`${c.name.padEnd(16)} ${String(n).padStart(6)}  ${mapped ? ((100 * n) / mapped).toFixed(1).padStart(5) : '    -'}%`);
+  }
+  lines.push(`${'machines'.padEnd(16)} ${String(mapped).padStart(6)}  of ${summary.rows} rows (${summary.rows ? ((100 * mapped) / summary.rows).toFixed(1) : '0.0'}%)`);
+  return lines.join('\n') + '\n';
+}
 
 const progress = (file: string) => (rows: number, written: number) => process.stderr.write(`${file}: ${rows} rows read, ${written} written so far\n`);
 
@@ -18,7 +37,8 @@ export const importSalesCommand: CliCommand = {
   async run(ctx, args) {
     const { flags, positional } = parseArgs(args);
     const file = positional[0];
-    if ((flags.format !== 'fastiron' && flags.format !== 'westauction') || !file) {
+    const format = flags.format as SalesFormat;
+    if (!SALES_FORMATS.includes(format) || !file) {
       process.stderr.write(`Usage: npm run ${USAGE}\n`);
       return 2;
     }
@@ -31,7 +51,7 @@ export const importSalesCommand: CliCommand = {
     try {
       const result = await importSalesTracked(
         ctx.database,
-        { format: flags.format, file, ...(flags.format === 'fastiron' && typeof flags.prices === 'string' ? { pricesFile: flags.prices } : {}), trigger: 'cli' },
+        { format, file, ...(format === 'fastiron' && typeof flags.prices === 'string' ? { pricesFile: flags.prices } : {}), trigger: 'cli' },
         { progress: progress(file), signal: stop.signal },
       );
       if (result.outcome === 'busy') {
@@ -43,7 +63,11 @@ export const importSalesCommand: CliCommand = {
         return 130;
       }
       const from = result.resumedFrom > 0 ? ` (resumed after row ${result.resumedFrom})` : '';
-      if (flags.format === 'westauction') {
+      if (format === 'rbauction') {
+        process.stdout.write(rbImportReport(file, result.summary as RbImportSummary, from));
+        return 0;
+      }
+      if (format === 'westauction') {
         const summary = result.summary as WestImportSummary;
         process.stdout.write(
           `${file}: ${summary.rows} rows read${from}, ${summary.written} machine sales imported or updated; skipped ${summary.skipped['not-a-machine']} not machines ` +

@@ -14,6 +14,9 @@ import { FairValueModel, saleSource, trainFairValueModel, type TrainOptions } fr
 import { withFinalValueCalibration } from '../../services/scorer/final-value-calibration.js';
 import { westAuctionToSale } from '../../services/valuation/westauction-sales.js';
 import { fastIronToSale } from '../../services/valuation/fastiron-sales.js';
+import { readRbAuction } from '../../services/shared/datasets/rbauction.js';
+import { rbAuctionToSale } from '../../services/valuation/rbauction-sales.js';
+import { normaliseModel } from '../../services/valuation/features.js';
 import type { TrainingSale } from '../../services/valuation/features.js';
 import { DEAL_FLAG_MULTIPLES, dealFlags, scorerValuations, type DealFlags, type WrittenValuation } from '../../services/scorer/deal-flags.js';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -22,6 +25,7 @@ import { textTable } from './table.js';
 
 export const MODEL_EVAL_USAGE =
   'model:eval --train <csv>[,<csv>…] --test <csv> [--train-prices <csv>] [--test-prices <csv>] [--train-before YYYY-MM-DD] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--spread source|lot] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]\n' +
+  '       model:eval --protocol rbauction [--data <shared data dir>] [--test <csv> | --test-from YYYY-MM-DD [--test-before YYYY-MM-DD]] [--no-fast-iron-alone] [--index-months <n>] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]\n' +
   '       model:eval --protocol west [--data <shared data dir>] [--test-from YYYY-MM-DD] [--test-before YYYY-MM-DD] [--offers-for-hours <h>] [--calibrate-on values|trees] [--spread source|lot] [--save-model <file> | --load-model <file>] [--dump-errors <file>] [--json]';
 
 export function dateFlag(flags: Record<string, string | true>, name: string): Date | undefined {
@@ -114,7 +118,14 @@ function trainOptions(flags: Record<string, string | true>): TrainOptions {
   if (spread !== undefined && flags['load-model'] !== undefined) throw new UsageError('--spread applies to training; a model from --load-model keeps the spread it was saved with');
   if (spread !== undefined && spread !== 'source' && spread !== 'lot') throw new UsageError('--spread takes source or lot');
   // --spread lot: the per-lot spread of the claims (TrainOptions.lotScale), off in production
-  const lotScale = spread === 'lot' ? { lotScale: true } : {};
+  const lotScale: TrainOptions = spread === 'lot' ? { lotScale: true } : {};
+  // --index-months <n>: the market level's period (TrainOptions.indexPeriodMonths), for choosing it on folds
+  const months = flags['index-months'];
+  if (months !== undefined) {
+    const n = Number(months);
+    if (!Number.isInteger(n) || n < 1 || n > 12) throw new UsageError('--index-months takes a whole number of months, 1 to 12');
+    lotScale.indexPeriodMonths = n;
+  }
   if (v === undefined || v === 'values') return withFinalValueCalibration(lotScale);
   if (v === 'trees') return lotScale;
   throw new UsageError('--calibrate-on takes values or trees');
@@ -262,11 +273,157 @@ async function runWestProtocol(flags: Record<string, string | true>, out: (line:
   return 0;
 }
 
+const RB_TEST_FROM = new Date('2023-03-01T00:00:00Z');
+/** Fast Iron's Valid rows are read up to here: its solution prices cover January–February 2012 only. */
+const FAST_IRON_VALID_BEFORE = new Date('2012-03-01T00:00:00Z');
+/** The six types Fast Iron also covers: the target over them is its own (issue 37). */
+export const FAST_IRON_TYPES = ['excavators', 'bulldozers', 'wheel-loaders', 'backhoe-loaders', 'skid-steers', 'graders'];
+/** A machine of the test: a lot mapped to one of the ten types (not Other). */
+const isMachine = (s: TrainingSale) => s.categoryId !== null && s.categoryId !== OTHER_CATEGORY_ID;
+
+async function readRbSales(file: string): Promise<TrainingSale[]> {
+  const out: TrainingSale[] = [];
+  for await (const record of readRbAuction(file)) {
+    const sale = rbAuctionToSale(record);
+    if (sale) out.push(sale);
+  }
+  return out;
+}
+
+/**
+ * The Ritchie Bros. protocol's sales: every shipped history (Fast Iron with its January–February
+ * 2012 prices, Ritchie Bros. results, West Auctions lots) sold before the test period, and the
+ * test's machines. Without `--test`: Ritchie Bros. machines sold from 2023-03-01 (the shipped file
+ * ends in May 2023), or those of `--test-from`/`--test-before` (the training-period folds).
+ * With `--test <csv>` (the shared file's format): its machines, trained on all sold before its first sale.
+ */
+export async function rbProtocolSales(flags: Record<string, string | true>): Promise<{ train: TrainingSale[]; test: TrainingSale[]; cutoff: Date; testBefore?: Date }> {
+  const dir = typeof flags.data === 'string' ? flags.data : path.resolve('../shared/data');
+  if (flags.test !== undefined && typeof flags.test !== 'string') throw new UsageError('--test needs a results file in the shared Ritchie Bros. format');
+  if (typeof flags.test === 'string' && flags['test-from'] !== undefined) throw new UsageError('--test and --test-from are alternatives: a test file is tested from its first sale');
+  const fi = path.join(dir, 'bulldozers');
+  const history = [
+    ...(await loadSales([path.join(fi, 'Train_first10931rows.csv.gz')], undefined, () => true)).sales,
+    ...(await loadSales([path.join(fi, 'Valid.csv.gz')], path.join(fi, 'ValidSolution_2012-01_to_02.csv'), (d) => d < FAST_IRON_VALID_BEFORE)).sales,
+    ...(await readRbSales(path.join(dir, 'rbauction_results', 'rbauction-results-2021-09-to-2023-05.csv.gz'))),
+  ];
+  for await (const record of readWestAuction(path.join(dir, 'westauction_lots', 'westauction_lots.csv.gz'))) {
+    const sale = westAuctionToSale(record);
+    if (sale) history.push(sale);
+  }
+  let test: TrainingSale[];
+  let cutoff: Date;
+  let testBefore: Date | undefined;
+  if (typeof flags.test === 'string') {
+    const all = await readRbSales(flags.test);
+    if (all.length === 0) throw new UsageError(`${flags.test} holds no priced machine lots`);
+    cutoff = new Date(Math.min(...all.map((s) => s.soldAt.getTime())));
+    test = all.filter(isMachine);
+  } else {
+    cutoff = dateFlag(flags, 'test-from') ?? RB_TEST_FROM;
+    testBefore = dateFlag(flags, 'test-before');
+    test = history.filter((s) => saleSource(s) === 'rbauction' && isMachine(s) && s.soldAt >= cutoff && (!testBefore || s.soldAt < testBefore));
+  }
+  if (test.length === 0) throw new UsageError('no Ritchie Bros. machine lots in the test period');
+  return { train: history.filter((s) => s.soldAt < cutoff), test, cutoff, testBefore };
+}
+
+/**
+ * The per-model median baseline (make + model): each test lot at the median training price of its
+ * make and model (normalised, same type), else of its type in its own source (the per-type
+ * baseline's price), on the rows the model values.
+ */
+export function perModelMedianRmsle(train: TrainingSale[], test: TrainingSale[], typeMedians: number[], valued: boolean[]): number {
+  const key = (s: TrainingSale) => `${s.categoryId}|${normaliseModel(s.make)}|${normaliseModel(s.model)}`;
+  const prices = new Map<string, number[]>();
+  for (const s of train) {
+    if (!s.make || !s.model) continue;
+    let list = prices.get(key(s));
+    if (!list) prices.set(key(s), (list = []));
+    list.push(s.price);
+  }
+  const median = (v: number[]) => {
+    const x = [...v].sort((a, b) => a - b);
+    return x.length % 2 ? x[x.length >> 1]! : (x[(x.length >> 1) - 1]! + x[x.length >> 1]!) / 2;
+  };
+  let se = 0;
+  let n = 0;
+  test.forEach((s, i) => {
+    if (!valued[i]) return;
+    const own = s.make && s.model ? prices.get(key(s)) : undefined;
+    const guess = own ? median(own) : typeMedians[i]!;
+    se += (Math.log1p(guess) - Math.log1p(s.price)) ** 2;
+    n++;
+  });
+  return Math.sqrt(se / Math.max(1, n));
+}
+
+/** The protocol's figures for one model's written values: the issue's JSON shape (and the six Fast Iron types' RMSLE). */
+function rbFigures(train: TrainingSale[], test: TrainingSale[], written: (WrittenValuation | null)[]) {
+  const rows = protocolRows(train, test, written);
+  const f = protocolFigures(rows);
+  const six = rows.filter((r) => r.valuation !== null && FAST_IRON_TYPES.includes(r.type));
+  const sixRmsle = Math.sqrt(six.reduce((a, r) => a + (Math.log1p(r.valuation!.fairValue) - Math.log1p(r.truth)) ** 2, 0) / Math.max(1, six.length));
+  return {
+    rows: f.rows,
+    rmsle: f.rmsle,
+    range_coverage: f.range_coverage,
+    valued_share: f.valued_share,
+    baselines: {
+      per_type_median: f.baselines.per_type_median,
+      per_model_median: perModelMedianRmsle(train, test, rows.map((r) => r.typeMedian), written.map((w) => w !== null)),
+    },
+    per_type: Object.fromEntries(Object.entries(f.per_type).map(([t, v]) => [t, { rows: v.rows, rmsle: v.rmsle, median_log_error: v.median_log_error }])),
+    fast_iron_types: { rows: six.length, rmsle: sixRmsle },
+    median_ape: f.median_ape,
+    below_range: f.below_range,
+    above_range: f.above_range,
+  };
+}
+
+function printRbFigures(label: string, f: ReturnType<typeof rbFigures>, out: (line: string) => void) {
+  const x = (v: number | null) => (v !== null && Number.isFinite(v) ? v.toFixed(4) : 'n/a');
+  out(`${label}: valued ${pct(f.valued_share)} of ${f.rows}; RMSLE ${x(f.rmsle)} (per-model median ${x(f.baselines.per_model_median)}, ratio ${x(f.rmsle / f.baselines.per_model_median)}; per-type median ${x(f.baselines.per_type_median)}); six Fast Iron types ${x(f.fast_iron_types.rmsle)} on ${f.fast_iron_types.rows}; range holds ${pct(f.range_coverage)} (below ${pct(f.below_range)}, above ${pct(f.above_range)})`);
+  for (const line of textTable(['type', 'rows', 'RMSLE', 'median log error'], Object.entries(f.per_type).map(([t, v]) => [t, v.rows, x(v.rmsle), x(v.median_log_error)]))) out(line);
+}
+
+async function runRbProtocol(flags: Record<string, string | true>, out: (line: string) => void): Promise<number> {
+  hoursFlag(flags);
+  trainOptions(flags);
+  const { train, test, cutoff, testBefore } = await rbProtocolSales(flags);
+  const bySource = new Map<string, number>();
+  for (const s of train) bySource.set(saleSource(s), (bySource.get(saleSource(s)) ?? 0) + 1);
+  out(`train: ${[...bySource].map(([k, n]) => `${n} ${k}`).join(' + ')} sales sold before ${cutoff.toISOString().slice(0, 10)}`);
+  out(`test:  ${test.length} Ritchie Bros. machines sold from ${cutoff.toISOString().slice(0, 10)}${testBefore ? ` before ${testBefore.toISOString().slice(0, 10)}` : ''}`);
+  const started = process.cpuUsage();
+  const { model, seconds, loaded } = await trainOrLoad(train, flags);
+  const cpu = process.cpuUsage(started);
+  out(loaded ? `loaded the model from ${loaded}: ${model.treeCount} trees` : `trained in ${seconds.toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU: ${model.treeCount} trees; market level of ${model.marketAsOf ?? 'n/a'}`);
+  await saveModel(model, flags);
+  const written = scorerValuations(model, train, test);
+  await dumpErrors(test, written, flags);
+  const figures = rbFigures(train, test, written);
+  printRbFigures('every history', figures, out);
+  const deal_flags = runDealFlags(model, train, test, flags, out);
+  let fastIronAlone: ReturnType<typeof rbFigures> | undefined;
+  if (flags['no-fast-iron-alone'] === undefined) {
+    // the same model trained on Fast Iron alone (as the product shipped before), for comparison
+    const fiTrain = train.filter((s) => saleSource(s) === 'fastiron');
+    const { 'load-model': _loaded, ...trainingFlags } = flags;
+    const fi = trainFairValueModel(fiTrain, trainOptions(trainingFlags));
+    fastIronAlone = rbFigures(fiTrain, test, scorerValuations(fi.model, fiTrain, test));
+    printRbFigures(`Fast Iron alone (${fiTrain.length} sales)`, fastIronAlone, out);
+  }
+  if (flags.json) out(JSON.stringify({ ...figures, market_as_of: model.marketAsOf, deal_flags, ...(fastIronAlone ? { fast_iron_alone: fastIronAlone } : {}) }));
+  return 0;
+}
+
 export async function runModelEval(args: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const { flags } = parseArgs(args);
   try {
     if (flags.protocol !== undefined) {
-      if (flags.protocol !== 'west') throw new UsageError('--protocol takes west (or leave it out and pass --train and --test)');
+      if (flags.protocol === 'rbauction') return await runRbProtocol(flags, out);
+      if (flags.protocol !== 'west') throw new UsageError('--protocol takes west or rbauction (or leave it out and pass --train and --test)');
       return await runWestProtocol(flags, out);
     }
     if (typeof flags.train !== 'string' || typeof flags.test !== 'string') throw new UsageError('--train and --test are required');

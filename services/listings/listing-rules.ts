@@ -21,6 +21,7 @@ import {
   type Pagination,
   type SortOption,
 } from './listing-schemas.js';
+import type { DetailRow, ListingRow } from '../shared/repositories/listings-repository.js';
 
 export type LocationFilter = { state?: string; city?: string };
 
@@ -193,37 +194,7 @@ export function plainTextDescription(raw: string | null | undefined, max = MAX_D
   return text;
 }
 
-/** The row the repository reads for a card (numbers already numbers). */
-export type ListingRow = {
-  id: number;
-  slug: string;
-  title: string;
-  make: string | null;
-  model: string | null;
-  year: number | null;
-  price: number | null;
-  currentBid: number | null;
-  dealScore: number | null;
-  currency: string;
-  city: string | null;
-  state: string | null;
-  /** ISO 8601 UTC. */
-  auctionEndAt: string | null;
-  firstImageUrl: string | null;
-  imageCount: number;
-  categoryId: number;
-  categoryName: string;
-  sourceId: number;
-  sourceName: string;
-  originalUrl: string;
-  lat: number | null;
-  lon: number | null;
-  geoPrecision: 'zip' | 'city' | 'state' | 'none' | null;
-  /** The price in USD (what the list filters, sorts and totals delivered by). */
-  priceUsd?: number | null;
-  /** The buyer's premium the source states (percent), or null. */
-  buyersPremiumPct: number | null;
-};
+export type { DetailRow, ListingRow } from '../shared/repositories/listings-repository.js';
 
 /** A lot's distance from the buyer's point and how exactly it is placed (null, null when unplaced). */
 export function distanceFields(row: Pick<ListingRow, 'lat' | 'lon' | 'geoPrecision'>, near: GeoPoint): { distance_miles: number | null; location_precision: 'zip' | 'city' | 'state' | null } {
@@ -279,24 +250,6 @@ export function toCard(row: ListingRow, near?: GeoPoint): ListingCard {
   card.delivered_total_high = totals?.high ?? null;
   return card;
 }
-
-export type DetailRow = ListingRow & {
-  description: string;
-  hours: number | null;
-  condition: string | null;
-  status: DealDetail['status'];
-  bidCount: number;
-  fairValue: number | null;
-  valueLow: number | null;
-  valueHigh: number | null;
-  valuationConfidence: number | null;
-  comparables: unknown;
-  scoreReason: string | null;
-  /** YYYY-MM-DD. */
-  valuationAsOf: string | null;
-  /** The price the score is on (USD), for the claim sentence. */
-  priceUsd?: number | null;
-};
 
 /** What the deal page says of a listing the scorer has not reached yet (or scored before reasons were stored). */
 export const NOT_VALUED_YET = 'Not valued yet';
@@ -395,6 +348,7 @@ export function toDetail(
         ? null
         : {
             as_of: row.valuationAsOf,
+            market_as_of: typeof row.marketAsOf === 'string' && /^\d{4}-\d{2}$/.test(row.marketAsOf) ? row.marketAsOf : null,
             fair_value: row.fairValue,
             low: row.valueLow,
             high: row.valueHigh,

@@ -8,7 +8,7 @@ import { lookupZip } from '../shared/geo/gazetteer.js';
 
 /**
  * The spec's four orders, plus our `relevance` (full-text rank; meaningful with `search`),
- * `distance` (nearest first; with `near`) and `delivered` (cheapest delivered first; needs `near`).
+ * `distance` (nearest first; needs `near`) and `delivered` (cheapest delivered first; needs `near`).
  */
 export const SORT_OPTIONS = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance', 'distance', 'delivered'] as const;
 export type SortOption = (typeof SORT_OPTIONS)[number];
@@ -64,7 +64,7 @@ export const listQuerySchema = z.object({
   sort_by: z
     .preprocess(emptyAsUnset, z.enum(SORT_OPTIONS, { error: `must be one of ${SORT_OPTIONS.join(', ')}.` }).optional())
     .describe(
-      'deal_score_high (default), deal_score_low, price_low, price_high; distance (with near: nearest first, listings that cannot be placed last; without near the default order); delivered (needs near: the cheapest delivered total first — price, stated premium and the haul\'s high estimate — listings without a price or a place last); relevance ranks the 300 best-scored search matches (make/model words first, then title, then description), the other matches following by deal score, and falls back to deal_score_high without a search.',
+      'deal_score_high (default), deal_score_low, price_low, price_high; distance (needs near: nearest first, listings that cannot be placed last); delivered (needs near: the cheapest delivered total first — price, stated premium and the haul\'s high estimate — listings without a price or a place last); relevance ranks the 300 best-scored search matches (make/model words first, then title, then description), the other matches following by deal score, and falls back to deal_score_high without a search.',
     ),
   near: zipCodeSchema.describe("The buyer's US ZIP code: cards then carry distance_miles, and radius_miles and sort_by=distance apply."),
   radius_miles: wholeNumber(0, MAX_RADIUS_MILES).describe('With near: only listings within this many miles (as the crow flies) of the ZIP code; listings that cannot be placed are left out.'),
@@ -149,6 +149,10 @@ export const comparableSaleSchema = z.object({
 export const valuationSchema = z.object({
   /** YYYY-MM-DD: the market and dollars the fair value and adjusted prices are in. */
   as_of: z.string().nullable().describe('The date (YYYY-MM-DD) whose market and dollars the values are in; null for valuations older than this field.'),
+  market_as_of: z
+    .string()
+    .nullable()
+    .describe("The month (YYYY-MM) of the latest sales the market level rests on: after it the level is carried flat; null for models before it."),
   fair_value: z.number(),
   low: z.number().nullable(),
   high: z.number().nullable(),

@@ -1,6 +1,6 @@
 /**
  * A fresh installation has nothing to value listings against. When there is no model yet, the
- * scorer imports the licensed Fast Iron files and the West Auctions lots under SHARED_DIR (read at
+ * scorer imports the licensed Fast Iron files, the West Auctions lots and the Ritchie Bros. results under SHARED_DIR (read at
  * run time, never copied) and queues the first training once every import is complete.
  *
  * Imports are recorded work (import-sales.ts): one cut off by a stop or a crash is resumed here at
@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../shared/context.js';
+import { RBAUCTION_RESULTS_FILE } from '../shared/datasets/rbauction.js';
 import { latestModelVersion } from '../shared/repositories/model-versions-repository.js';
 import { listSalesImports, type SalesImportRow } from '../shared/repositories/sales-imports-repository.js';
 import { countSoldResultsByOrigin } from '../shared/repositories/sold-results-repository.js';
@@ -24,12 +25,14 @@ export function bootstrapImports(sharedDir: string): SalesImportSpec[] {
   const valid = path.join(dir, 'Valid.csv.gz');
   const solution = path.join(dir, 'ValidSolution_2012-01_to_02.csv');
   const west = path.join(sharedDir, 'data', 'westauction_lots', 'westauction_lots.csv.gz');
+  const rb = path.join(sharedDir, RBAUCTION_RESULTS_FILE);
   const specs: SalesImportSpec[] = [];
   if (existsSync(train)) {
     specs.push({ format: 'fastiron', file: train, trigger: 'bootstrap' });
     if (existsSync(valid) && existsSync(solution)) specs.push({ format: 'fastiron', file: valid, pricesFile: solution, trigger: 'bootstrap' });
   }
   if (existsSync(west)) specs.push({ format: 'westauction', file: west, trigger: 'bootstrap' });
+  if (existsSync(rb)) specs.push({ format: 'rbauction', file: rb, trigger: 'bootstrap' });
   return specs.map((s) => ({ ...s, file: path.resolve(s.file), ...(s.pricesFile ? { pricesFile: path.resolve(s.pricesFile) } : {}) }));
 }
 

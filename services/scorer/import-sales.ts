@@ -12,6 +12,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database, DbOrTx } from '../shared/database/db.js';
 import { readFastIron, readSalePrices } from '../shared/datasets/fastiron.js';
+import { readRbAuction } from '../shared/datasets/rbauction.js';
 import { readWestAuction } from '../shared/datasets/westauction.js';
 import {
   ensureSalesImport,
@@ -22,6 +23,7 @@ import {
 } from '../shared/repositories/sales-imports-repository.js';
 import { upsertSoldResults, type NewSoldResult } from '../shared/repositories/sold-results-repository.js';
 import { fastIronToSoldResult } from '../valuation/fastiron-import.js';
+import { rbAuctionToSoldResult, type RbImportSkip } from '../valuation/rbauction-sales.js';
 import { westAuctionToSoldResult, type WestImportSkip } from '../valuation/westauction-sales.js';
 import { faultPoint } from '../shared/fault-points.js';
 
@@ -37,17 +39,22 @@ export type ImportSummary = {
 
 export type WestImportSummary = { rows: number; written: number; skipped: Record<WestImportSkip | 'no-id', number> };
 
+/** Ritchie Bros. results: machine lots written, the rest skipped by reason, and the lots mapped per type (category id → count). */
+export type RbImportSummary = { rows: number; written: number; skipped: Record<RbImportSkip | 'no-id', number>; byCategory: Record<number, number> };
+
 export type ImportProgress = (rowsRead: number, written: number) => void;
 
-export type SalesFormat = 'fastiron' | 'westauction';
+export type SalesFormat = 'fastiron' | 'westauction' | 'rbauction';
 
-export const ORIGIN_OF_FORMAT: Record<SalesFormat, string> = { fastiron: 'import:fastiron', westauction: 'import:westauction' };
+export const SALES_FORMATS: readonly SalesFormat[] = ['fastiron', 'westauction', 'rbauction'];
+
+export const ORIGIN_OF_FORMAT: Record<SalesFormat, string> = { fastiron: 'import:fastiron', westauction: 'import:westauction', rbauction: 'import:rbauction' };
 
 /** One file to import. `pricesFile`: Fast Iron's `SalesID,SalePrice` file for a file without prices. */
 export type SalesImportSpec = { format: SalesFormat; file: string; pricesFile?: string; trigger: 'bootstrap' | 'cli' };
 
 export type TrackedImportResult =
-  | { outcome: 'complete'; summary: ImportSummary | WestImportSummary; resumedFrom: number }
+  | { outcome: 'complete'; summary: ImportSummary | WestImportSummary | RbImportSummary; resumedFrom: number }
   | { outcome: 'cancelled'; rowsDone: number }
   /** Another process is importing this file right now. */
   | { outcome: 'busy' };
@@ -108,6 +115,19 @@ async function importWest(file: string, opts: RunOptions) {
   return { summary, cancelled: run.cancelled, rows: run.rows };
 }
 
+async function importRb(file: string, opts: RunOptions) {
+  const skipped: Record<RbImportSkip, number> = { 'no-price': 0, 'quantity-lot': 0, 'site-goods': 0, 'parts-or-stationary': 0, 'not-a-machine': 0 };
+  const byCategory: Record<number, number> = {};
+  const convert = (record: Parameters<typeof rbAuctionToSoldResult>[0]) => {
+    const row = rbAuctionToSoldResult(record);
+    if (!('skip' in row)) byCategory[row.categoryId] = (byCategory[row.categoryId] ?? 0) + 1;
+    return row;
+  };
+  const run = await runImport((stats) => readRbAuction(file, { stats }), convert, skipped, opts);
+  const summary: RbImportSummary = { rows: run.rows, written: run.written, skipped: { ...skipped, 'no-id': run.skippedNoId }, byCategory };
+  return { summary, cancelled: run.cancelled, rows: run.rows };
+}
+
 /** A one-off import, not recorded (benchmarks and tests that build a history). */
 export async function importFastIronSales(db: DbOrTx, file: string, prices?: Map<string, number>, progress?: ImportProgress): Promise<ImportSummary> {
   return (await importFastIron(file, prices, { progress, flush: untracked(db) })).summary;
@@ -116,6 +136,11 @@ export async function importFastIronSales(db: DbOrTx, file: string, prices?: Map
 /** West Auctions lots: closed machine lots with a hammer price (westauction-sales.ts decides which). Not recorded. */
 export async function importWestAuctionSales(db: DbOrTx, file: string, progress?: ImportProgress): Promise<WestImportSummary> {
   return (await importWest(file, { progress, flush: untracked(db) })).summary;
+}
+
+/** Ritchie Bros. results: priced machine lots (rbauction-sales.ts decides which). Not recorded. */
+export async function importRbAuctionSales(db: DbOrTx, file: string, progress?: ImportProgress): Promise<RbImportSummary> {
+  return (await importRb(file, { progress, flush: untracked(db) })).summary;
 }
 
 /** Size and modification time of the file(s): if they change, the rows already done mean nothing. */
@@ -163,7 +188,8 @@ export async function importSalesTracked(
     const run = { progress: opts.progress, signal: opts.signal, resumeFrom, flush };
     try {
       const prices = spec.pricesFile ? await readSalePrices(spec.pricesFile) : undefined;
-      const result = spec.format === 'fastiron' ? await importFastIron(spec.file, prices, run) : await importWest(spec.file, run);
+      const result =
+        spec.format === 'fastiron' ? await importFastIron(spec.file, prices, run) : spec.format === 'rbauction' ? await importRb(spec.file, run) : await importWest(spec.file, run);
       if (result.cancelled) {
         await markSalesImportFinished(db, record.id, 'interrupted');
         return { outcome: 'cancelled', rowsDone: result.rows };

@@ -4,7 +4,11 @@ import type { ComparableCandidate } from '../valuation/comparables.js';
 import type { TrainingSale } from '../valuation/features.js';
 import { westMachine } from '../valuation/westauction-sales.js';
 
-const ORIGIN_LABELS: Record<string, string> = { 'import:fastiron': 'Fast Iron auction records', 'import:westauction': 'West Auctions' };
+const ORIGIN_LABELS: Record<string, string> = {
+  'import:fastiron': 'Fast Iron auction records',
+  'import:westauction': 'West Auctions',
+  'import:rbauction': 'Ritchie Bros. Auctioneers',
+};
 
 /**
  * A sold result as a training sale. A crawled sale is its source's lot (`source` from its origin,

@@ -94,6 +94,7 @@ export async function trainAndStoreModel(
       rangeLowLog: model.ranges.overall.low,
       rangeHighLog: model.ranges.overall.high,
       ...(cpuSeconds !== undefined ? { cpuSeconds } : {}),
+      ...(model.priceIndex?.marketAsOf ? { marketAsOf: model.priceIndex.marketAsOf } : {}),
       ...(model.priceIndex ? { priceIndex: model.priceIndex.points.map((p) => `${p.at.slice(0, 10)} ${p.log}`).join(', ') } : {}),
     },
     params: { ...VALUATION_GBDT_PARAMS, ...options.params, coverage: model.coverage },

@@ -4,6 +4,7 @@
  * features at training and at scoring time.
  */
 import type { FeatureMatrix, FeatureSpec } from './gbdt.js';
+import { saleMarket } from './market.js';
 
 export type ValuationInput = {
   categoryId: number | null;
@@ -116,13 +117,14 @@ const FEATURES: { spec: FeatureSpec; read: Extract }[] = [
 export const FEATURE_SPECS: FeatureSpec[] = FEATURES.map((f) => f.spec);
 
 /** `20 KW`, `5-Ton`, `3,600 lb`, `53’`: a size read from a title, in its unit, or null. */
-export function titleSize(title: string | null | undefined, unit: 'ton' | 'lb' | 'kw' | 'ft'): number | null {
+export function titleSize(title: string | null | undefined, unit: 'ton' | 'lb' | 'kw' | 'ft' | 'kva'): number | null {
   if (!title) return null;
   const patterns = {
     ton: /(\d+(?:\.\d+)?)\s*-?\s*tons?\b/i,
     lb: /(\d{1,3}(?:,\d{3})+|\d+)\s*-?\s*(?:lbs?|pounds?)\b/i,
     kw: /(\d+(?:\.\d+)?)\s*-?\s*kw\b/i,
     ft: /(\d+(?:\.\d+)?)\s*(?:'|’|ft\b|foot\b|feet\b)/i,
+    kva: /(\d+(?:\.\d+)?)\s*-?\s*kva\b/i,
   } as const;
   const m = patterns[unit].exec(title);
   if (!m) return null;
@@ -148,12 +150,34 @@ const LATER_FEATURES: { spec: FeatureSpec; read: Extract }[] = [
 
 export const LATER_FEATURE_SPECS: FeatureSpec[] = LATER_FEATURES.map((f) => f.spec);
 
+/** A size the conversion stated (`attributes[name]`, a positive number), else null. */
+const statedSize = (r: ValuationInput, name: string): number | null => {
+  const v = Number(r.attributes[name]);
+  return Number.isFinite(v) && v > 0 ? v : null;
+};
+
+/**
+ * Features added for issue 37 (one valuation over every history), after the title-word columns so
+ * models stored before them keep their column positions: the market the sale or listing belongs to
+ * (market.ts: dealer auction or online surplus), and the size the name states where the type is
+ * priced by it — a generator's kVA, a crane's lifting tons, a mini excavator's tonnage class (the
+ * Ritchie Bros. conversion's `kva`, `tons`, `tons_class`; kVA else read from the title).
+ */
+const MARKET_FEATURES: { spec: FeatureSpec; read: Extract }[] = [
+  { spec: { name: 'market', kind: 'categorical' }, read: (r) => saleMarket(r) },
+  { spec: { name: 'size_kva', kind: 'numeric' }, read: (r) => statedSize(r, 'kva') ?? titleSize(r.title, 'kva') },
+  { spec: { name: 'size_tons', kind: 'numeric' }, read: (r) => statedSize(r, 'tons') },
+  { spec: { name: 'tons_class', kind: 'numeric' }, read: (r) => statedSize(r, 'tons_class') },
+];
+
+export const MARKET_FEATURE_SPECS: FeatureSpec[] = MARKET_FEATURES.map((f) => f.spec);
+
 /** String values of each categorical feature → integer codes; fixed at training, stored with the model. */
 export type Vocabulary = Record<string, string[]>;
 
 export function buildVocabulary(records: ValuationInput[]): Vocabulary {
   const vocab: Vocabulary = {};
-  [...FEATURES, ...LATER_FEATURES].forEach(({ spec, read }) => {
+  [...FEATURES, ...LATER_FEATURES, ...MARKET_FEATURES].forEach(({ spec, read }) => {
     if (spec.kind !== 'categorical') return;
     const seen = new Set<string>();
     for (const r of records) {
@@ -184,6 +208,11 @@ export function encode(records: ValuationInput[], vocab: Vocabulary): FeatureMat
 /** The later features' columns (after the target encodings in the model's matrix). */
 export function encodeLater(records: ValuationInput[], vocab: Vocabulary): FeatureMatrix {
   return encodeWith(LATER_FEATURES, records, vocab);
+}
+
+/** The market features' columns (after the title-word columns in the model's matrix). */
+export function encodeMarket(records: ValuationInput[], vocab: Vocabulary): FeatureMatrix {
+  return encodeWith(MARKET_FEATURES, records, vocab);
 }
 
 function encodeWith(features: { spec: FeatureSpec; read: Extract }[], records: ValuationInput[], vocab: Vocabulary): FeatureMatrix {

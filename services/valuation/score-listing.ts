@@ -8,32 +8,9 @@ import { dealScore } from './deal-score.js';
 import type { FairValueModel, Valuation } from './fair-value-model.js';
 import type { ValuationInput } from './features.js';
 import { westMachine } from './westauction-sales.js';
+import type { ListingToScore } from '../shared/repositories/listing-scores-repository.js';
 
-export type ListingToScore = {
-  id: number;
-  categoryId: number;
-  make: string | null;
-  model: string | null;
-  modelFamily: string | null;
-  year: number | null;
-  hours: number | null;
-  condition: string | null;
-  state: string | null;
-  /** Price in USD (what the buyer pays now before premium), null when unknown. */
-  priceUsd: number | null;
-  buyersPremiumPct: number | null;
-  status: 'open' | 'closed' | 'sold' | 'withdrawn';
-  auctionEndAt: Date | null;
-  bidCount: number;
-  attributes?: Record<string, string | number | null>;
-  /** What any adapter's listing carries besides the structured fields (bounded, plain text). */
-  title?: string | null;
-  description?: string | null;
-  /** Miles, for trucks and trailers that state an odometer rather than hours. */
-  odometer?: number | null;
-  /** The source's slug (`westauction`, `demo`, …). */
-  sourceSlug?: string | null;
-};
+export type { ListingToScore } from '../shared/repositories/listing-scores-repository.js';
 
 /**
  * A comparable as the deal page shows it: `price` as worth today (today's dollars, the machine's

@@ -6,6 +6,7 @@
 import type { DeliveryMethod } from '../../db/schema/alerts.js';
 import type { ListingStatus } from '../../db/schema/listings.js';
 import { REMIND_BEFORE_MINUTES, type RemindBeforeMinutes } from '../../db/schema/watchlist.js';
+import type { WatchSettings } from '../shared/repositories/watchlist-repository.js';
 
 export const DEFAULT_REMIND_BEFORE: RemindBeforeMinutes = 60;
 export const MAX_WATCH_PRICE = 1_000_000_000;
@@ -35,7 +36,7 @@ export type WatchInput = {
   delivery_method?: DeliveryMethod | null;
 };
 
-export type WatchSettings = { remindBeforeMinutes: RemindBeforeMinutes; maxPrice: number | null; deliveryMethod: DeliveryMethod };
+export type { WatchSettings } from '../shared/repositories/watchlist-repository.js';
 
 function wholeOrNull(value: number | string | null | undefined): number | null | 'bad' {
   if (value === null || value === undefined) return null;

@@ -46,7 +46,7 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
     it('resumes at the next start to the whole history, then queues the first training', async () => {
       const first = startService('scorer', env);
       procs.push(first);
-      // Stopped once a few batches are in: far from the ~16,900 sales of the whole import.
+      // Stopped once a few batches are in: far from the ~53,000 sales of the whole import.
       await waitFor(async () => ((await sales()) >= 2000 ? true : undefined), 120_000, `the import to start (${first.output().slice(-2000)})`);
       const code = await first.stop(signal);
       const atStop = await sales();
@@ -70,8 +70,8 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       const second = startService('scorer', env);
       procs.push(second);
       await waitFor(
-        async () => ((await sql`SELECT count(*)::int AS n FROM sales_imports WHERE status = 'complete'`)[0]!.n === 3 ? true : undefined),
-        180_000,
+        async () => ((await sql`SELECT count(*)::int AS n FROM sales_imports WHERE status = 'complete'`)[0]!.n === 4 ? true : undefined),
+        360_000,
         `the import to be resumed and completed (${second.output().slice(-2000)})`,
       );
       const byOrigin = Object.fromEntries(
@@ -79,12 +79,13 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       );
       expect(byOrigin['import:fastiron']).toBe(FASTIRON_SALES);
       expect(byOrigin['import:westauction']).toBeGreaterThan(700);
+      expect(byOrigin['import:rbauction']).toBeGreaterThan(30_000);
       const resumed = logLines(second.output()).find((l) => l.msg === 'resuming an interrupted sales import');
       expect(resumed?.rowsDone).toBeGreaterThan(0);
 
       const done = await salesJson(env);
       expect(done.import).toBe('complete');
-      expect(done.rows).toBe(FASTIRON_SALES + byOrigin['import:westauction']!);
+      expect(done.rows).toBe(FASTIRON_SALES + byOrigin['import:westauction']! + byOrigin['import:rbauction']!);
       expect(done.by_origin).toEqual(byOrigin);
       expect(done.imports.some((i) => i.attempts > 1)).toBe(true);
 
@@ -97,6 +98,6 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       const queued = logLines(second.output()).find((l) => l.msg === 'first model training queued');
       expect(queued?.sales).toBe(done.rows);
       expect(await second.stop('SIGTERM')).toBe(0);
-    }, 400_000);
+    }, 600_000);
   });
 }

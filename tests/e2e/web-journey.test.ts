@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillListingPlaces } from '../../services/crawler/place-backfill.js';
 import { insertListings, insertPriceObservations, insertSource, type ListingFixture } from '../support/listing-fixtures.js';
+import { insertModelVersion } from '../../services/shared/repositories/model-versions-repository.js';
 import { launchChromium, screenshotPath, startImageHost, startWebStack, type WebStack } from '../support/web-stack.js';
 
 const ACCESS_TTL_SECONDS = 30;
@@ -135,6 +136,8 @@ beforeAll(async () => {
     firstImageUrl: null,
   }));
   await insertListings(db, source, [...excavators, ...bulldozers, ...loaders]);
+  // the model that valued the featured deal: its market level rests on sales up to May 2023
+  const model = await insertModelVersion(db, { model: {}, trainingRows: 1, trainingOrigins: {}, trainingSeconds: 1, metrics: { marketAsOf: '2023-05' }, params: {} });
   const [featured] = await insertListings(db, source, [
     {
       title: '2018 Caterpillar 320 GC Excavator',
@@ -155,6 +158,7 @@ beforeAll(async () => {
       valueLow: 92_000,
       valueHigh: 114_000,
       valuationConfidence: 0.74,
+      modelVersion: model.version,
       comparables: [
         { title: '2017 Caterpillar 320', price: 99_000, sold_at: '2026-09-14', source: 'Fast Iron', url: 'http://127.0.0.1/sold/1' },
         { title: '2019 Caterpillar 320 GC', price: 108_500, sold_at: '2026-08-02', source: 'Fast Iron', url: null },
@@ -310,6 +314,7 @@ describe('web app in Chromium against the real API and database', () => {
     await page.getByRole('img', { name: /image 2 of 3/ }).waitFor();
     await page.getByText('$103,000').waitFor();
     await page.getByText('18% below fair value').waitFor();
+    await expect(page.getByTestId('market-level').textContent()).resolves.toBe('Market level of May 2023, the latest sales we hold.');
     await expect(page.getByRole('link', { name: /2017 Caterpillar 320/ }).getAttribute('href')).resolves.toBe('http://127.0.0.1/sold/1');
     const locked = page.getByTestId('price-history-locked');
     await locked.waitFor();

@@ -3,7 +3,11 @@
  * goes on from there (the whole file in, nothing twice), no model trains meanwhile, and a row a
  * dead importer left "importing" reads as interrupted.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSalesTracked } from '../../services/scorer/import-sales.js';
@@ -12,7 +16,9 @@ import { listSalesImports, lockSalesImport } from '../../services/shared/reposit
 import { countSoldResultsByOrigin } from '../../services/shared/repositories/sold-results-repository.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
-const TRAIN = path.resolve(process.env.SHARED_DIR ?? '../shared', 'data/bulldozers/Train_first10931rows.csv.gz');
+const SHARED = path.resolve(process.env.SHARED_DIR ?? '../shared');
+const TRAIN = path.join(SHARED, 'data/bulldozers/Train_first10931rows.csv.gz');
+const RB = path.join(SHARED, 'data/rbauction_results/rbauction-results-2021-09-to-2023-05.csv.gz');
 
 describe('a recorded sales import', () => {
   let ctx: TestContext;
@@ -57,4 +63,26 @@ describe('a recorded sales import', () => {
     }
     expect((await listSalesImports(ctx.database.db))[0]!.status).toBe('interrupted');
   });
+  it('a Ritchie Bros. results file (its first 12,000 rows, read at run time) resumes the same way, counting its lots per type', async () => {
+    const lines = gunzipSync(await readFile(RB)).toString('utf8').split('\n').slice(0, 12_001);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'rb-resume-')), 'rb-first-12000.csv');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const stop = new AbortController();
+    const first = await importSalesTracked(ctx.database, { format: 'rbauction', file, trigger: 'cli' }, { signal: stop.signal, progress: (rows) => rows >= 5000 && stop.abort() });
+    expect(first.outcome).toBe('cancelled');
+    const stopped = (await listSalesImports(ctx.database.db)).find((r) => r.file === file)!;
+    expect(stopped).toMatchObject({ status: 'interrupted', origin: 'import:rbauction' });
+    expect((await countSoldResultsByOrigin(ctx.database.db))['import:rbauction']).toBe(stopped.written);
+
+    const second = await importSalesTracked(ctx.database, { format: 'rbauction', file, trigger: 'cli' });
+    expect(second).toMatchObject({ outcome: 'complete', resumedFrom: stopped.rowsDone });
+    const whole = await importSalesTracked(ctx.database, { format: 'rbauction', file, trigger: 'cli' });
+    if (whole.outcome !== 'complete' || !('byCategory' in whole.summary)) throw new Error('expected a complete Ritchie Bros. import');
+    // re-run from the start (the earlier one completed): the same lots, nothing twice
+    const mapped = Object.values(whole.summary.byCategory).reduce((a, b) => a + b, 0);
+    expect(whole.summary.rows).toBe(12_000);
+    expect(whole.summary.written).toBe(mapped);
+    expect(mapped + Object.values(whole.summary.skipped).reduce((a, b) => a + b, 0)).toBe(12_000);
+    expect((await countSoldResultsByOrigin(ctx.database.db))['import:rbauction']).toBe(mapped);
+  }, 120_000);
 });

@@ -28,7 +28,7 @@ const detail: { data: DealDetail } = {
     description: 'line\nwith "quotes" and \\ backslash \u2028', images: ['a', 'b'], image_count: 2, auction_end_date: null,
     original_url: 'u', status: 'open', bid_count: 0, category: { id: 1, name: 'c' }, auction_site: { id: 2, name: 's' },
     deal_score: null, deal_level: null, score_reason: 'Not enough sales of this type yet', year: null, hours: 1200, condition: null,
-    valuation: { as_of: '2026-11-25', fair_value: 1, low: null, high: 2, confidence: 0.5, claim: '$1 — about 60% under similar sales; 99 in 100 sold for more', note: null, comparables: [{ title: 'x', price: 1.5, original_price: 1, adjusted_price: 1.5, sold_at: '2024-01-01', source: 'f', url: null }] },
+    valuation: { as_of: '2026-11-25', market_as_of: '2023-05', fair_value: 1, low: null, high: 2, confidence: 0.5, claim: '$1 — about 60% under similar sales; 99 in 100 sold for more', note: null, comparables: [{ title: 'x', price: 1.5, original_price: 1, adjusted_price: 1.5, sold_at: '2024-01-01', source: 'f', url: null }] },
     price_history: [{ observed_at: '2026-01-01T00:00:00.000Z', price: null }],
   },
 };

@@ -41,10 +41,10 @@ describe('specs read from usage lines (commands that declare no flags)', () => {
     expect(specFromUsage('model:train', 'model:train [--no-rescore]')).toEqual({ flags: { 'no-rescore': { kind: 'boolean' } }, positional: 0 });
   });
 
-  it('model:eval: both protocols\' flags take a value, --json is a switch', () => {
+  it('model:eval: the protocols\' flags take a value, --json and --no-fast-iron-alone are switches', () => {
     const spec = specFromUsage('model:eval', command('model:eval').usage);
-    expect(Object.keys(spec.flags).sort()).toEqual(['calibrate-on', 'data', 'dump-errors', 'json', 'load-model', 'offers-for-hours', 'protocol', 'save-model', 'spread', 'test', 'test-before', 'test-from', 'test-prices', 'train', 'train-before', 'train-prices']);
-    expect(Object.entries(spec.flags).filter(([, f]) => f.kind === 'boolean').map(([name]) => name)).toEqual(['json']);
+    expect(Object.keys(spec.flags).sort()).toEqual(['calibrate-on', 'data', 'dump-errors', 'index-months', 'json', 'load-model', 'no-fast-iron-alone', 'offers-for-hours', 'protocol', 'save-model', 'spread', 'test', 'test-before', 'test-from', 'test-prices', 'train', 'train-before', 'train-prices']);
+    expect(Object.entries(spec.flags).filter(([, f]) => f.kind === 'boolean').map(([name]) => name).sort()).toEqual(['json', 'no-fast-iron-alone']);
     expect(spec.positional).toBe(0);
   });
 

@@ -107,3 +107,29 @@ describe('evaluation', () => {
     expect(v!.fairValue).toBe(20);
   });
 });
+
+describe('the market and the size a name states (issue 37)', () => {
+  const input = (attributes: Record<string, string | number | null>, title: string | null = null) => ({
+    categoryId: 8, make: null, model: null, modelFamily: null, year: 2018, hours: null, condition: null, state: null, saleChannel: null,
+    soldAt: new Date('2023-01-10T00:00:00Z'), attributes, title,
+  });
+
+  it('reads the market from the source (Fast Iron records name none) and the conversion, and kVA and tons from the conversion or the title', async () => {
+    const { encodeMarket, MARKET_FEATURE_SPECS } = await import('../../services/valuation/features.js');
+    expect(MARKET_FEATURE_SPECS.map((s) => s.name)).toEqual(['market', 'size_kva', 'size_tons', 'tons_class']);
+    const rows = [
+      input({ ProductGroup: 'TEX' }),
+      input({ source: 'rbauction', kva: 150, tons: null }),
+      input({ source: 'westauction' }, 'Generac 25 kVA Towable Generator'),
+      input({ source: 'rbauction', market: 'dealer-auction', tons: 90, tons_class: 5 }),
+      input({ source: 'govdeals' }),
+    ];
+    const vocab = buildVocabulary(rows);
+    expect(vocab.market).toEqual(['dealer-auction', 'online-surplus']);
+    const [market, kva, tons, cls] = encodeMarket(rows, vocab).columns;
+    expect([...market!]).toEqual([0, 0, 1, 0, 1]);
+    expect([...kva!]).toEqual([NaN, 150, 25, NaN, NaN]);
+    expect([...tons!]).toEqual([NaN, NaN, NaN, 90, NaN]);
+    expect([...cls!]).toEqual([NaN, NaN, NaN, 5, NaN]);
+  });
+});

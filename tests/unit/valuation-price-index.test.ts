@@ -94,3 +94,67 @@ describe("today's dollars", () => {
     expect(ageRatio(index, 1, null, 2012, asOf)).toBe(1);
   });
 });
+
+describe('the market level over every history (issue 37)', () => {
+  const rnd = seededRandom(11);
+  /** `n` sales of families F0–F11 in `market`, sold in `saleYear` (months `from`–`to`), at base × exp(level − 0.07 × age + noise). */
+  function sold(market: string, saleYear: number, level: number, opts: { n?: number; from?: number; to?: number; premium?: number } = {}): IndexSale[] {
+    const { n = 300, from = 0, to = 11, premium = 0 } = opts;
+    return Array.from({ length: n }, (_, k) => {
+      const year = saleYear - Math.floor(rnd() * 10);
+      const month = from + Math.floor(rnd() * (to - from + 1));
+      const price = 30_000 * (1 + (k % 12)) * Math.exp(level + premium - 0.07 * (saleYear - year) + (rnd() - 0.5) * 0.3);
+      return { categoryId: 1 + (k % 2), make: 'ACME', modelFamily: `F${k % 12}`, year, soldAt: new Date(Date.UTC(saleYear, month, 15)), price, market };
+    });
+  }
+
+  it('recovers a known step across the 2012 → 2021 gap from the same models sold in both eras, and is carried flat after the last dealer sale', () => {
+    // dealer auctions: flat in 2010–2012, 60% higher in 2021, 0.2 log lower again by 2023 (Jan–May)
+    const dealer = [
+      ...sold('dealer-auction', 2010, 0),
+      ...sold('dealer-auction', 2011, 0),
+      ...sold('dealer-auction', 2012, 0, { to: 3 }),
+      ...sold('dealer-auction', 2021, Math.log(1.6), { from: 8 }),
+      ...sold('dealer-auction', 2022, Math.log(1.6)),
+      ...sold('dealer-auction', 2023, Math.log(1.6) - 0.2, { to: 4 }),
+    ];
+    // an online surplus market of 2024–2025 at half the price, rising 0.3: a premium, not the level
+    const online = [...sold('online-surplus', 2024, 0, { premium: -0.7 }), ...sold('online-surplus', 2025, 0.3, { premium: -0.7 })];
+    const index = estimatePriceIndex([...dealer, ...online]);
+    const level = (y: number) => index.years.find((x) => x.year === y)!.log;
+    expect(index.market).toBe('dealer-auction');
+    expect(level(2023)).toBe(0);
+    expect(level(2022)).toBeCloseTo(0.2, 1);
+    expect(level(2021)).toBeCloseTo(0.2, 1);
+    expect(level(2010)).toBeCloseTo(0.2 - Math.log(1.6), 1);
+    expect(Math.abs(level(2012) - level(2010))).toBeLessThan(0.05);
+    expect(index.years.map((y) => y.year)).not.toContain(2024);
+    expect(index.method).toMatch(/runs 2010–2023/);
+    // the month of the latest sales the level rests on; flat after it, whatever the online market did
+    expect(index.marketAsOf).toBe('2023-05');
+    expect(priceLevel(index, new Date('2025-12-01T00:00:00Z'))).toBe(0);
+    const at2011 = index.points.find((p) => p.at.startsWith('2011'))!.at;
+    expect(inDollarsOf(index, 100_000, new Date(at2011), new Date('2026-01-01T00:00:00Z'))).toBeCloseTo(100_000 * Math.exp(-level(2011)), 6);
+    for (const type of ['1', '2']) expect(index.depreciation![type]).toBeCloseTo(-0.07, 1);
+  });
+
+  it('measures a step within a year with shorter periods', () => {
+    const sales = [
+      ...sold('dealer-auction', 2022, 0, { to: 5, n: 400 }),
+      ...sold('dealer-auction', 2022, -0.4, { from: 6, n: 400 }),
+    ];
+    const index = estimatePriceIndex(sales, { periodMonths: 6 });
+    expect(index.years.map((y) => y.period)).toEqual(['2022-01', '2022-07']);
+    expect(index.years[0]!.log).toBeCloseTo(0.4, 1);
+    expect(index.marketAsOf).toBe('2022-12');
+  });
+
+  it('holds new machines apart: a year of many unused lots does not move the level', () => {
+    // used machines 20% dearer in 2022 than in 2011; as many new ones of the same families at 3×
+    const early = sold('dealer-auction', 2011, 0);
+    const used = sold('dealer-auction', 2022, Math.log(1.2));
+    const unused = sold('dealer-auction', 2022, Math.log(3)).map((s) => ({ ...s, year: 2022, unused: true }));
+    const index = estimatePriceIndex([...early, ...used, ...unused]);
+    expect(index.years.find((y) => y.year === 2011)!.log).toBeCloseTo(-Math.log(1.2), 1);
+  });
+});

@@ -47,6 +47,9 @@ const watchItem = listingCardSchema.extend({
   }),
 });
 
+/** The unsubscribe link's query string: open, as the alerts' (mail clients add parameters to links); only the token is read. */
+const unsubscribeQuery = z.looseObject({ token: z.string().max(200).optional() });
+
 const listingParams = z.object({ listing_id: z.coerce.number({ error: 'Not a valid listing id.' }).int().positive().max(2_147_483_647) });
 const detail = z.object({ detail: z.string() });
 const security = [{ bearer: [] }];
@@ -113,7 +116,7 @@ export function watchlistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/watchlist/unsubscribe/',
       {
         config: { rateLimit: { max: 60, timeWindow: 60_000 } },
-        schema: { tags, summary: 'The unsubscribe link of watchlist messages: a page asking to confirm (changes nothing)', querystring: z.object({ token: z.string().max(200).optional() }) },
+        schema: { tags, summary: 'The unsubscribe link of watchlist messages: a page asking to confirm (changes nothing)', querystring: unsubscribeQuery },
       },
       async (request, reply) => {
         const token = request.query.token ?? '';
@@ -140,7 +143,7 @@ export function watchlistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         '/api/watchlist/unsubscribe/',
         {
           config: { rateLimit: { max: 60, timeWindow: 60_000 } },
-          schema: { tags, summary: 'One-click unsubscribe (RFC 8058) and the confirm button: no more messages for the watched lot (no sign-in)', querystring: z.object({ token: z.string().max(200).optional() }) },
+          schema: { tags, summary: 'One-click unsubscribe (RFC 8058) and the confirm button: no more messages for the watched lot (no sign-in)', querystring: unsubscribeQuery },
         },
         async (request, reply) => {
           const { token } = request.query as { token?: string };

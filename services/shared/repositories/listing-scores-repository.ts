@@ -4,9 +4,35 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { listings, sources, type Comparable } from '../../../db/schema/index.js';
-import type { ListingToScore } from '../../valuation/score-listing.js';
 import type { DbOrTx } from '../database/db.js';
 import { intArray } from '../database/sql-arrays.js';
+
+/** A listing as the valuation reads it (services/valuation/score-listing.ts scores it). */
+export type ListingToScore = {
+  id: number;
+  categoryId: number;
+  make: string | null;
+  model: string | null;
+  modelFamily: string | null;
+  year: number | null;
+  hours: number | null;
+  condition: string | null;
+  state: string | null;
+  /** Price in USD (what the buyer pays now before premium), null when unknown. */
+  priceUsd: number | null;
+  buyersPremiumPct: number | null;
+  status: 'open' | 'closed' | 'sold' | 'withdrawn';
+  auctionEndAt: Date | null;
+  bidCount: number;
+  attributes?: Record<string, string | number | null>;
+  /** What any adapter's listing carries besides the structured fields (bounded, plain text). */
+  title?: string | null;
+  description?: string | null;
+  /** Miles, for trucks and trailers that state an odometer rather than hours. */
+  odometer?: number | null;
+  /** The source's slug (`westauction`, `demo`, …). */
+  sourceSlug?: string | null;
+};
 
 /** What the scorer needs of a listing, plus the stored fields it compares against. */
 export type ListingForScoring = Omit<ListingToScore, 'attributes'> & {

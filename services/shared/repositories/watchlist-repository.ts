@@ -4,11 +4,13 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { subscriptions } from '../../../db/schema/billing.js';
-import { watchedLots } from '../../../db/schema/watchlist.js';
+import { watchedLots, type RemindBeforeMinutes } from '../../../db/schema/watchlist.js';
 import type { ListingStatus } from '../../../db/schema/listings.js';
 import type { DeliveryMethod } from '../../../db/schema/alerts.js';
 import type { DbOrTx } from '../database/db.js';
-import type { WatchSettings } from '../../watchlist/watch-rules.js';
+
+/** A watch's settings as stored (the watchlist's rules validate them: services/watchlist/watch-rules.ts). */
+export type WatchSettings = { remindBeforeMinutes: RemindBeforeMinutes; maxPrice: number | null; deliveryMethod: DeliveryMethod };
 
 export type WatchRow = typeof watchedLots.$inferSelect;
 

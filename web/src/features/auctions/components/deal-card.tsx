@@ -6,11 +6,11 @@ import { Button } from '../../../components/ui/button.js';
 import { Card } from '../../../components/ui/card.js';
 import { formatCardPrice } from '../../../lib/format-price.js';
 import { formatEndDate } from '../../../lib/time-left.js';
-import type { AuctionCard } from '../api/types.js';
-import { AuctionEndBadge } from './auction-end-badge.js';
-import { DealScoreBadge } from './deal-score-badge.js';
-import { WatchButton } from '../../watchlist/components/watch-button.js';
-import { deliveredRangeText, distanceText } from '../near.js';
+import type { AuctionCard } from '../../../lib/listing-types.js';
+import { AuctionEndBadge } from '../../../components/auction-end-badge.js';
+import { DealScoreBadge } from '../../../components/deal-score-badge.js';
+import { WatchButton } from '../../../components/watch-button.js';
+import { deliveredRangeText, distanceText } from '../../../lib/near.js';
 
 export function DealCard({ auction, from, nearZip }: { auction: AuctionCard; from?: string; nearZip?: string }) {
   const [imageFailed, setImageFailed] = useState(false);

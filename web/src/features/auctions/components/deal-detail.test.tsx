@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TEST_USER, installFakeApi, renderApp, setupDom, signIn, type FakeResponse } from '../../../testing/render-app.js';
 import { chartPoints } from './price-history-chart.js';
-import { comparablePrice, confidencePercent, earlyBidNote, priceVersusFairValue, valuesAsOf } from './valuation-card.js';
+import { comparablePrice, confidencePercent, earlyBidNote, marketLevelLine, priceVersusFairValue, valuesAsOf } from './valuation-card.js';
 import { dealSubtitle } from './deal-detail.js';
 
 setupDom();
@@ -230,6 +230,10 @@ describe('detail helpers', () => {
     expect(valuesAsOf('2026-11-25')).toBe('Values as of Nov 25, 2026');
     expect(valuesAsOf('2026-01-01')).toBe('Values as of Jan 1, 2026');
     expect(valuesAsOf(null)).toBeNull();
+    // the month of the latest sales the market level rests on (carried flat after it)
+    expect(marketLevelLine('2023-05')).toBe('Market level of May 2023, the latest sales we hold.');
+    expect(marketLevelLine('2023-5')).toBeNull();
+    expect(marketLevelLine(null)).toBeNull();
     expect(valuesAsOf('garbage')).toBeNull();
   });
   it('confidence and price versus fair value', () => {

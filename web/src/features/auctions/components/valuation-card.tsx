@@ -2,7 +2,7 @@ import { BookOpen, ExternalLink, Scale } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { formatMoney } from '../../../lib/format-price.js';
 import { timeLeft } from '../../../lib/time-left.js';
-import type { Comparable, Valuation } from '../api/types.js';
+import type { Comparable, Valuation } from '../../../lib/listing-types.js';
 
 const soldFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 // A calendar date (YYYY-MM-DD) and a sale's month are shown as in UTC, so no time zone shifts them a day.
@@ -17,6 +17,15 @@ export function valuesAsOf(asOf: string | null | undefined): string | null {
   if (typeof asOf !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(asOf)) return null;
   const d = new Date(`${asOf.slice(0, 10)}T00:00:00Z`);
   return Number.isNaN(d.getTime()) ? null : `Values as of ${asOfFmt.format(d)}`;
+}
+
+const marketMonthFmt = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** 'Market level of May 2023, the latest sales we hold.' from the valuation's market month; null without one. */
+export function marketLevelLine(marketAsOf: string | null | undefined): string | null {
+  if (typeof marketAsOf !== 'string' || !/^\d{4}-\d{2}$/.test(marketAsOf)) return null;
+  const d = new Date(`${marketAsOf}-01T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? null : `Market level of ${marketMonthFmt.format(d)}, the latest sales we hold.`;
 }
 
 /**
@@ -81,6 +90,7 @@ export function ValuationCard({
 }) {
   const note = valuation ? earlyBidNote(price, valuation.fair_value, auctionEndDate) : null;
   const asOf = valuation ? valuesAsOf(valuation.as_of) : null;
+  const marketLevel = valuation ? marketLevelLine(valuation.market_as_of) : null;
   return (
     <Card>
       <CardHeader>
@@ -129,6 +139,11 @@ export function ValuationCard({
             {asOf && (
               <p className="text-sm text-slate-700" data-testid="values-as-of">
                 {asOf}: comparable sales are shown at what they sold for and at what that machine is worth today (today&apos;s market, its age today).
+              </p>
+            )}
+            {marketLevel && (
+              <p className="text-sm text-slate-700" data-testid="market-level">
+                {marketLevel}
               </p>
             )}
             {scoreReason && <p className="text-sm font-medium text-slate-800">No deal score: {scoreReason}.</p>}

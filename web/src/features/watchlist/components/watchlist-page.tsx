@@ -5,9 +5,9 @@ import { Button } from '../../../components/ui/button.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import { formatCardPrice, formatMoney } from '../../../lib/format-price.js';
-import { AuctionEndBadge } from '../../auctions/components/auction-end-badge.js';
-import { DealScoreBadge } from '../../auctions/components/deal-score-badge.js';
-import { REMIND_OPTIONS, useWatchlist, useWatchMutations, type WatchItem } from '../api/watchlist-api.js';
+import { AuctionEndBadge } from '../../../components/auction-end-badge.js';
+import { DealScoreBadge } from '../../../components/deal-score-badge.js';
+import { REMIND_OPTIONS, useWatchlist, useWatchMutations, type WatchItem } from '../../../lib/watchlist-api.js';
 
 function dealLink(item: WatchItem) {
   return `/deal/${encodeURIComponent(item.slug || String(item.listing_id))}`;

@@ -1,8 +1,8 @@
 /** The watchlist API (`/api/watchlist/*`, issue 31): fetchers, the query key and hooks. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.js';
-import { useAuth } from '../../../lib/auth.js';
-import type { AuctionCard } from '../../auctions/api/types.js';
+import { apiRequest } from './api-client.js';
+import { useAuth } from './auth.js';
+import type { AuctionCard } from './listing-types.js';
 
 export const REMIND_OPTIONS = [
   { minutes: 15, label: '15 minutes before' },

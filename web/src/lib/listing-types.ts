@@ -1,5 +1,5 @@
 /** The listings API's shapes (spec §3, §7; PRODUCT.md "Listings"). */
-import type { SortBy } from '../../../config/constants.js';
+import type { SortBy } from '../config/constants.js';
 
 export type NamedRef = { id: number; name: string };
 
@@ -66,6 +66,8 @@ export type Comparable = {
 export type Valuation = {
   /** YYYY-MM-DD: the market and dollars the values are in. */
   as_of?: string | null;
+  /** YYYY-MM: the month of the latest sales the market level rests on (carried flat after it). */
+  market_as_of?: string | null;
   fair_value: number;
   low: number | null;
   high: number | null;
