@@ -243,7 +243,7 @@ const COPY_COLUMNS = [
   'source_id', 'external_id', 'slug', 'title', 'make', 'model', 'model_family', 'year', 'hours', 'condition',
   'description', 'category_id', 'city', 'state', 'currency', 'asking_price', 'current_bid', 'bid_count', 'price',
   'price_usd', 'status', 'auction_end_at', 'original_url', 'image_count', 'first_image_url', 'deal_score',
-  'zip', 'lat', 'lon', 'geo_precision', 'fair_value', 'buyers_premium_pct',
+  'zip', 'lat', 'lon', 'geo_precision', 'fair_value', 'buyers_premium_pct', 'good_bid_limit',
 ];
 
 /**
@@ -292,18 +292,27 @@ export function lotLine(i: number, templates: LotTemplate[], sources: Array<{ id
   const imageCount = Math.floor(r() * 14);
   const title = [year, t.make, t.model, t.noun].filter(Boolean).join(' ').slice(0, 200);
   const condition = CONDITIONS[Math.floor(r() * CONDITIONS.length)]!;
+  // in the order the columns draw them
+  const conditionOrNull = r() < 0.7 ? condition : null;
+  const status = ended ? (r() < 0.5 ? 'sold' : 'closed') : 'open';
+  const place = placeOf(state, city, r);
+  // SYNTHETIC (benchmark only), drawn after the rest so earlier columns stay as they were: a fair
+  // value for scored lots (higher scores under it), so "worth the trip" keeps some and not others;
+  // a stated buyer's premium on two lots in five, as auction houses state 10–15%; an open scored
+  // lot's Good bid limit (cards carry it) at about 60% of its fair value before the premium.
+  const fairValue = score === null || price === null ? null : Math.round(price * (0.7 + (score / 1000) * 0.8));
+  const premium = r() < 0.4 ? [10, 12.5, 15][Math.floor(r() * 3)]! : null;
+  const goodLimit = fairValue === null || ended ? null : Math.floor((fairValue * 0.6) / (1 + (premium ?? 0) / 100));
   const values: Array<string | number | null> = [
     source.id, externalId, listingSlug(title, source.name, externalId), title, t.make, t.model, t.modelFamily, year, hours,
-    r() < 0.7 ? condition : null, t.description, t.categoryId, city, state, 'USD', asking, currentBid, bidCount, price, price,
-    ended ? (r() < 0.5 ? 'sold' : 'closed') : 'open', endAt === null ? null : new Date(endAt).toISOString(),
+    conditionOrNull, t.description, t.categoryId, city, state, 'USD', asking, currentBid, bidCount, price, price,
+    status, endAt === null ? null : new Date(endAt).toISOString(),
     `https://bench.invalid/${source.name}/lots/${i}`, imageCount,
     imageCount > 0 ? `https://bench.invalid/${source.name}/lots/${i}/1.jpg` : null, score,
-    ...placeOf(state, city, r),
-    // SYNTHETIC (benchmark only), drawn after the rest so earlier columns stay as they were: a fair
-    // value for scored lots (higher scores under it), so "worth the trip" keeps some and not others;
-    // a stated buyer's premium on two lots in five, as auction houses state 10–15%.
-    score === null || price === null ? null : Math.round(price * (0.7 + (score / 1000) * 0.8)),
-    r() < 0.4 ? [10, 12.5, 15][Math.floor(r() * 3)]! : null,
+    ...place,
+    fairValue,
+    premium,
+    goodLimit,
   ];
   return `${values.map(tsv).join('\t')}\n`;
 }

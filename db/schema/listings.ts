@@ -29,6 +29,22 @@ export type Condition = (typeof CONDITIONS)[number];
 export type Comparable = { title: string; price: number; original_price?: number; sold_at: string; source: string; url: string | null };
 
 /**
+ * A lot's bid limits as the scorer stores them (services/valuation/bid-limits.ts): whole-dollar
+ * hammer bids before the stated premium; `hours_left` is the time left they were worked out at
+ * (null: a fixed-price listing); `reachable_hours_left` from when each level can be reached.
+ */
+export type StoredBidLimits = {
+  excellent: number | null;
+  good: number | null;
+  market: number;
+  poor: number;
+  premium_rate: number;
+  hours_left: number | null;
+  at_most: 'excellent' | 'good' | 'fair';
+  reachable_hours_left: { excellent: number | null; good: number | null };
+};
+
+/**
  * One lot at one source, unique per (source, external id). `price` is what the buyer would pay
  * now before buyer's premium (current bid if there are bids, else asking/starting price);
  * `price_usd` is the same converted to USD for filtering and sorting.
@@ -90,6 +106,10 @@ export const listings = pgTable(
     scoreReason: text('score_reason'),
     /** The date (YYYY-MM-DD) whose market and dollars the valuation is in. */
     valuationAsOf: date('valuation_as_of', { mode: 'string' }),
+    /** The deal score inverted (issue 38, migration 0050), written with the score; null when unscored or not open. */
+    bidLimits: jsonb('bid_limits').$type<StoredBidLimits>(),
+    /** bid_limits.good as a column: cards and the watchlist read it. */
+    goodBidLimit: integer('good_bid_limit'),
 
     /** The last fetched payload, kept so a parser fix can re-parse without re-crawling. */
     rawPayload: jsonb('raw_payload'),

@@ -29,6 +29,8 @@ export const watchedLots = pgTable(
     remindBeforeMinutes: integer('remind_before_minutes').$type<RemindBeforeMinutes>().notNull().default(60),
     /** Premium: a notice when the price passes this (USD). */
     maxPrice: money('max_price'),
+    /** The maximum is the lot's Good limit and follows it on a rescore (migration 0050); false: the buyer's own. */
+    maxPriceFollowsGood: boolean('max_price_follows_good').notNull().default(false),
     deliveryMethod: text('delivery_method').$type<DeliveryMethod>().notNull().default('email'),
     /** False after the one-click unsubscribe: the lot stays on the watchlist, no messages. */
     notify: boolean('notify').notNull().default(true),

@@ -25,7 +25,6 @@
  * when it exits).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,11 +33,10 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import postgres from 'postgres';
 import { openSql } from '../../services/shared/database/connection-url.js';
 import { loadConfig } from '../../services/shared/config.js';
-import { connectDatabase, runMigrations } from '../../services/shared/database/db.js';
-import { freePort, startEmbeddedPostgres } from '../../services/shared/database/embedded-postgres.js';
+import { connectDatabase } from '../../services/shared/database/db.js';
+import { freePort } from '../../services/shared/database/embedded-postgres.js';
 import { toListRequest } from '../../services/listings/listing-rules.js';
 import { listQuerySchema } from '../../services/listings/listing-schemas.js';
 import { cardsByIdsQuery, searchCorrectionsQuery } from '../../services/shared/repositories/listings-repository.js';
@@ -47,10 +45,9 @@ import { ListingIndexSync } from '../../services/listings/listing-index-sync.js'
 import { ListingIndex } from '../../services/listings/listing-index/index.js';
 import { readIndexSnapshot } from '../../services/listings/listing-index-snapshot-file.js';
 import { ListingsQuery } from '../../services/listings/listings-query.js';
-import { applyLotUpdate } from '../../services/shared/repositories/listing-store-repository.js';
-import { writeListingScore } from '../../services/shared/repositories/listing-scores-repository.js';
-import { BENCH_SOURCES, seedListings } from '../seed-listings.js';
+import { prepareBenchDatabase, startApiChild, startWriter, stopApiChild, waitForHealth, writableLots, writeBid, type WritableLot } from './bench-api-setup.js';
 import { restoreIndexMeasured } from './bench-index.js';
+import { percentile } from './bench-setup.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -141,11 +138,6 @@ const SHAPES: Shape[] = [
   { name: 'health (framework ceiling)', path: () => '/api/health/' },
 ];
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 type ShapeResult = {
   name: string;
   requests: number;
@@ -234,25 +226,6 @@ async function drive(base: string, shape: Shape, seconds: number, record: boolea
   };
 }
 
-/** Until `/api/health/` answers 200: the API listens and its listing index is ready (503 `starting` before). */
-/** Waits for `/api/health/` 200; returns when the process first answered it at all (a 503 `starting` while its index loads). */
-async function waitForHealth(base: string, child: ChildProcess): Promise<{ listeningAt: number }> {
-  const deadline = Date.now() + 300_000;
-  let listeningAt: number | null = null;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${base}/api/health/`);
-      listeningAt ??= performance.now();
-      if (res.ok) return { listeningAt };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('API did not become healthy within 300 s');
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resident memory of a process (MiB), from /proc. */
@@ -263,78 +236,6 @@ function rssMiB(pid: number | undefined): number {
   } catch {
     return NaN;
   }
-}
-
-/** A seeded open listing the writer may change, as the crawl store addresses it. */
-type WritableLot = { id: number; externalId: string; source: { id: number; name: string }; price: number };
-
-async function writableLots(sql: postgres.Sql, limit: number): Promise<WritableLot[]> {
-  const rows = await sql<Array<{ id: number; external_id: string; source_id: number; source_name: string; price: number | null }>>`
-    SELECT l.id, l.external_id, l.source_id, s.name AS source_name, l.price::float8 AS price
-    FROM listings l JOIN sources s ON s.id = l.source_id
-    WHERE l.status = 'open' AND l.auction_end_at > now() + interval '1 day' AND s.name = ANY(${BENCH_SOURCES.map((b) => b.name)})
-    ORDER BY l.id LIMIT ${limit}`;
-  return rows.map((r) => ({ id: r.id, externalId: r.external_id, source: { id: r.source_id, name: r.source_name }, price: r.price ?? 10_000 }));
-}
-
-/** One crawl lot update (a new bid: the listing's price and its place in the price orders move). */
-async function writeBid(db: ReturnType<typeof connectDatabase>['db'], lot: WritableLot, bid: number, bids: number): Promise<void> {
-  await applyLotUpdate(db, lot.source, { lot: { externalId: lot.externalId, currentBid: bid, bidCount: bids }, pageUrl: 'http://127.0.0.1/bench/lot', fetchedAt: new Date() }, { bench: true });
-}
-
-/**
- * Changes `rate` listings a second until stopped, through the product's own write paths: half are
- * crawl lot updates (storeListing's merge: a new bid, a price observation), half score writes (the
- * scorer's writeListingScore: a new deal score). Paced by the clock, at most 16 writes in flight.
- */
-function startWriter(url: string, lots: WritableLot[], rate: number) {
-  const database = connectDatabase(url, { max: 8 });
-  const started = performance.now();
-  let stopped = false;
-  let written = 0;
-  let failed = 0;
-  let inFlight = 0;
-  let k = 0;
-  const one = async () => {
-    const lot = lots[(k * 7919) % lots.length]!;
-    k++;
-    if (k % 2 === 0) await writeBid(database.db, lot, Math.max(500, Math.round(lot.price * (0.8 + ((k * 37) % 40) / 100))), 1 + (k % 40));
-    else {
-      await writeListingScore(database.db, lot.id, {
-        dealScore: (k * 53) % 101,
-        fairValue: lot.price * 1.2,
-        valueLow: lot.price,
-        valueHigh: lot.price * 1.4,
-        valuationConfidence: 0.5,
-        comparables: null,
-        modelVersion: 1,
-        scoredAt: new Date(),
-        scoreReason: null,
-        valuationAsOf: new Date().toISOString().slice(0, 10),
-      });
-    }
-  };
-  const loop = (async () => {
-    while (!stopped) {
-      const due = Math.floor(((performance.now() - started) / 1000) * rate) - (written + failed + inFlight);
-      for (let i = 0; i < due && inFlight < 16; i++) {
-        inFlight++;
-        one()
-          .then(() => written++, () => failed++)
-          .finally(() => inFlight--);
-      }
-      await sleep(10);
-    }
-    while (inFlight > 0) await sleep(10);
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      await loop;
-      await database.close();
-      return { written, failed, seconds: (performance.now() - started) / 1000 };
-    },
-  };
 }
 
 /**
@@ -519,72 +420,16 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const started = Date.now();
   const log = (line: string) => process.stdout.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
-  log(`embedded PostgreSQL under ${dir}`);
-  let pg = await startEmbeddedPostgres({ dataDir: dir });
-  // The embedded default (128 MB) caches a tenth of a million-listing table; give the bench's own
-  // cluster what a production PostgreSQL on this 24 GiB machine would get. Printed, and in README.
-  {
-    const admin = openSql(pg.url, { max: 1, onnotice: () => {} });
-    const [{ shared_buffers: current } = { shared_buffers: '' }] = await admin<Array<{ shared_buffers: string }>>`SHOW shared_buffers`;
-    if (current !== SHARED_BUFFERS) {
-      await admin.unsafe(`ALTER SYSTEM SET shared_buffers = '${SHARED_BUFFERS}'`);
-      await admin.end();
-      await pg.stop();
-      pg = await startEmbeddedPostgres({ dataDir: dir });
-    } else {
-      await admin.end();
-    }
-    log(`PostgreSQL shared_buffers = ${SHARED_BUFFERS} (was ${current})`);
-  }
+  const { pg, idRange: range } = await prepareBenchDatabase({ dir, count: COUNT, reseed: args.reseed!, sharedBuffers: SHARED_BUFFERS, sharedDir: config.SHARED_DIR, log });
+  Object.assign(idRange, range);
   let api: ChildProcess | undefined;
   try {
-    await runMigrations(pg.url);
-    const sql = openSql(pg.url, { max: 1, onnotice: () => {} });
-    try {
-      const [{ n } = { n: 0 }] = await sql<Array<{ n: number }>>`
-        SELECT count(*)::int AS n FROM listings l JOIN sources s ON s.id = l.source_id WHERE s.name = ANY(${BENCH_SOURCES.map((s) => s.name)})`;
-      if (n !== COUNT || args.reseed) {
-        log(`seeding ${COUNT.toLocaleString('en-US')} listings (found ${n.toLocaleString('en-US')})`);
-        await seedListings(sql, { count: COUNT, sharedDir: config.SHARED_DIR, log });
-      } else {
-        log(`reusing ${n.toLocaleString('en-US')} seeded listings`);
-      }
-      const [{ open } = { open: 0 }] = await sql<Array<{ open: number }>>`
-        SELECT count(*)::int AS open FROM listings WHERE status = 'open' AND (auction_end_at IS NULL OR auction_end_at > now())`;
-      log(`${open.toLocaleString('en-US')} listings are open (listed by default)`);
-      const [range] = await sql<Array<{ min: number; max: number }>>`SELECT min(id)::int AS min, max(id)::int AS max FROM listings`;
-      Object.assign(idRange, range);
-    } finally {
-      await sql.end({ timeout: 5 });
-    }
-
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     // --cpu-prof <dir>: the API child writes a V8 CPU profile there when it exits (for finding per-request costs).
     const profiling = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
     const snapshotFile = path.join(dir, 'listing-index.snapshot');
-    const startApi = () =>
-      spawn(process.execPath, [...profiling, '--import', 'tsx', path.join(ROOT, 'services/api/main.ts')], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          NODE_ENV: 'production',
-          LOG_LEVEL: 'warn',
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          DATABASE_URL: pg.url,
-          DATA_DIR: dir,
-          LISTINGS_INDEX_SNAPSHOT: snapshotFile,
-          JWT_SECRET: randomBytes(48).toString('base64url'),
-          SERVICES: 'api',
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-    const stopApi = async (child: ChildProcess) => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    };
+    const startApi = () => startApiChild({ port, databaseUrl: pg.url, dataDir: dir, snapshotFile, nodeArgs: profiling });
     // First start: from the snapshot a previous run left, else from PostgreSQL (which writes one).
     let spawned = performance.now();
     api = startApi();
@@ -598,7 +443,7 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     // Second start, timed: what a restart, a deploy or a new replica waits for.
-    await stopApi(api);
+    await stopApiChild(api);
     spawned = performance.now();
     api = startApi();
     const { listeningAt } = await waitForHealth(base, api);
@@ -690,7 +535,7 @@ async function main(): Promise<void> {
     }
     const apiRssEnd = rssMiB(api.pid);
     // Stop the API first so the index's memory, its own timings and the plans are measured on a quiet machine.
-    await stopApi(api);
+    await stopApiChild(api);
     const memory = await runChild<Awaited<ReturnType<typeof indexMemory>>>('memory', ['--snapshot', snapshotFile]).done;
     if (memory) {
       log(

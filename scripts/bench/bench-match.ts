@@ -16,22 +16,17 @@
  * Starts its own embedded PostgreSQL under --dir (fresh each run, removed at the end). Talks only
  * to 127.0.0.1.
  */
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startMatcher } from '../../services/matcher/index.js';
 import { startNotifier } from '../../services/notifier/index.js';
-import { parseConfig } from '../../services/shared/config.js';
 import type { AppContext } from '../../services/shared/context.js';
-import { connectDatabase, runMigrations } from '../../services/shared/database/db.js';
-import { startEmbeddedPostgres } from '../../services/shared/database/embedded-postgres.js';
-import { createLogger } from '../../services/shared/logger.js';
-import { QueueRuntime } from '../../services/shared/queues.js';
+import type { Database } from '../../services/shared/database/db.js';
 import { dailyCapStatements, matchChangedListings, matchStatement } from '../../services/shared/repositories/alerts-repository.js';
 import { sql } from 'drizzle-orm';
+import { benchConfig, benchContext, percentile, startBenchDatabase } from './bench-setup.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseArgs({
@@ -69,7 +64,7 @@ const sqlArray = (items: string[]) => `ARRAY[${items.map((s) => `'${s}'`).join('
  * 30%; one make keyword for 20%; daily digests for 20%. Listings: a category, state and condition,
  * log-uniform prices from $5k to $300k, a deal score, open and ending in 1–7 days.
  */
-async function seed(db: ReturnType<typeof connectDatabase>): Promise<void> {
+async function seed(db: Database): Promise<void> {
   const { sql } = db;
   const users = Math.ceil(ALERTS / 5);
   await sql`SELECT setseed(0.42)`;
@@ -102,7 +97,7 @@ async function seed(db: ReturnType<typeof connectDatabase>): Promise<void> {
   await sql`ANALYZE`;
 }
 
-async function insertListings(db: ReturnType<typeof connectDatabase>, sourceId: number, prefix: string, count: number, scored: boolean): Promise<void> {
+async function insertListings(db: Database, sourceId: number, prefix: string, count: number, scored: boolean): Promise<void> {
   await db.sql.unsafe(`
     INSERT INTO listings (source_id, external_id, slug, title, make, model, description, category_id, state, condition,
                           price, price_usd, deal_score, fair_value, status, auction_end_at, original_url, scored_at)
@@ -120,20 +115,13 @@ async function insertListings(db: ReturnType<typeof connectDatabase>, sourceId: 
     ) l`);
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 async function main(): Promise<void> {
-  const dir = path.join(args.dir!, randomBytes(4).toString('hex'));
   log(`bench:match — ${ALERTS.toLocaleString('en-US')} active alerts × ${LISTINGS.toLocaleString('en-US')} changed listings; ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`);
-  const pg = await startEmbeddedPostgres({ dataDir: dir });
-  const database = connectDatabase(pg.url, { max: 10 });
+  const bench = await startBenchDatabase(args.dir!);
+  const { database } = bench;
   let ctx: AppContext | undefined;
   const services: Array<{ stop(): Promise<void> }> = [];
   try {
-    await runMigrations(pg.url);
     let t = performance.now();
     await seed(database);
     const [{ n: active }] = (await database.sql`SELECT count(*)::int AS n FROM alerts WHERE is_active`) as unknown as [{ n: number }];
@@ -182,15 +170,14 @@ async function main(): Promise<void> {
     const [{ instant }] = (await database.sql`SELECT count(*) FILTER (WHERE frequency = 'instant')::int AS instant FROM alert_notifications`) as unknown as [{ instant: number }];
 
     // 2. Score written → instant e-mail in the outbox, through the real queues and services.
-    const config = parseConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: pg.url, DATA_DIR: dir, JWT_SECRET: randomBytes(32).toString('hex'), APP_URL: 'http://127.0.0.1:8080',
+    const config = benchConfig(bench, {
       // A higher cap, so that every probe's instant e-mail is sent and timed rather than some
       // rolled into the digest; the cap's work (lock, decide, count) still runs on every dispatch.
       ALERT_DAILY_EMAIL_CAP: '1000',
       ...(args['match-concurrency'] ? { MATCH_CONCURRENCY: args['match-concurrency'] } : {}),
       ...(args['notify-concurrency'] ? { NOTIFY_CONCURRENCY: args['notify-concurrency'] } : {}),
     });
-    const logger = createLogger(config, 'bench-match');
-    ctx = { config, logger, database, queues: new QueueRuntime({ kind: 'postgres', url: pg.url }, logger) };
+    ctx = benchContext(bench, config, 'bench-match');
     services.push(await startMatcher(ctx), await startNotifier(ctx));
     const [source] = (await database.sql`SELECT id FROM sources WHERE name = 'bench-match'`) as unknown as [{ id: number }];
     await insertListings(database, source.id, 'p', PROBE, false);
@@ -245,9 +232,7 @@ async function main(): Promise<void> {
   } finally {
     for (const s of services) await s.stop().catch(() => {});
     await ctx?.queues.close().catch(() => {});
-    await database.close().catch(() => {});
-    await pg.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

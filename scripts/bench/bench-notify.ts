@@ -12,8 +12,6 @@
  *      batch of messages) and the batch worker.
  * Prints one table. Talks only to 127.0.0.1.
  */
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,14 +24,13 @@ import { dispatchInstantNotifications } from '../../services/matcher/dispatch-no
 import { createNotifyBatchHandler } from '../../services/notifier/deliver-batch.js';
 import { createNotifyHandler } from '../../services/notifier/deliver-message.js';
 import { createOutboxTransport } from '../../services/notifier/transports/outbox-transport.js';
-import { parseConfig } from '../../services/shared/config.js';
 import type { AppContext } from '../../services/shared/context.js';
-import { connectDatabase, runMigrations, type Database } from '../../services/shared/database/db.js';
-import { startEmbeddedPostgres } from '../../services/shared/database/embedded-postgres.js';
+import type { Database } from '../../services/shared/database/db.js';
 import { createLogger } from '../../services/shared/logger.js';
 import { QueueRuntime, type PayloadInput } from '../../services/shared/queues.js';
 import { recordAlertDelivery } from '../../services/shared/repositories/alerts-repository.js';
 import { claimMessage, markMessageSent, recordQueuedMessage } from '../../services/shared/repositories/outbox-repository.js';
+import { benchConfig, startBenchDatabase } from './bench-setup.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseArgs({
@@ -97,24 +94,14 @@ const perMessage = (ms: number) => `${((ms * 1000) / N).toFixed(0)} µs/message`
 const rate = (ms: number) => `${Math.round(N / (ms / 1000)).toLocaleString('en-US')}/s`;
 
 async function main(): Promise<void> {
-  const dir = path.join(args.dir!, randomBytes(4).toString('hex'));
   log(`bench:notify — ${N.toLocaleString('en-US')} instant alert e-mails, worker concurrency ${CONCURRENCY}; ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`);
-  const pg = await startEmbeddedPostgres({ dataDir: dir });
-  const database = connectDatabase(pg.url, { max: 10 });
+  const bench = await startBenchDatabase(args.dir!);
+  const { database } = bench;
   const runtimes: QueueRuntime[] = [];
   const table: Array<[string, string]> = [];
   try {
-    await runMigrations(pg.url);
     const { listingId } = await seed(database);
-    const config = parseConfig({
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: pg.url,
-      DATA_DIR: dir,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      APP_URL: 'http://127.0.0.1:8080',
-      NOTIFY_CONCURRENCY: String(CONCURRENCY),
-    });
+    const config = benchConfig(bench, { NOTIFY_CONCURRENCY: String(CONCURRENCY) });
     const logger = createLogger(config, 'bench-notify');
     const linkKey = alertLinkKey(config);
     const now = new Date();
@@ -153,7 +140,7 @@ async function main(): Promise<void> {
     table.push(['SQL: the four round trips of one message, in sequence', perMessage(sqlTotal)]);
 
     // 3. The queue alone: no-op jobs on the PostgreSQL backend.
-    const noop = new QueueRuntime({ kind: 'postgres', url: pg.url }, logger, { prefix: 'bench_noop' });
+    const noop = new QueueRuntime({ kind: 'postgres', url: bench.url }, logger, { prefix: 'bench_noop' });
     runtimes.push(noop);
     let done = 0;
     const noopWorker = noop.worker('notify', async () => undefined, { concurrency: CONCURRENCY });
@@ -174,7 +161,7 @@ async function main(): Promise<void> {
     await resetNotifications(database, listingId);
     all = await rows(database);
     const transport = createOutboxTransport();
-    const single = new QueueRuntime({ kind: 'postgres', url: pg.url }, logger, { prefix: 'bench_single' });
+    const single = new QueueRuntime({ kind: 'postgres', url: bench.url }, logger, { prefix: 'bench_single' });
     runtimes.push(single);
     const singleWorker = single.worker('notify', createNotifyHandler({ db: database.db, transport, mailFrom: config.MAIL_FROM, logger }), { concurrency: CONCURRENCY });
     const jobs: PayloadInput<'notify'>[] = all.map((r, i) => ({ channel: 'email', messageKey: instantMessageKey(r.id), to: r.email, subject: emails[i]!.subject, text: emails[i]!.text, html: emails[i]!.html, kind: 'alert', notificationId: r.id }));
@@ -189,7 +176,7 @@ async function main(): Promise<void> {
 
     // 5. The batch path: the matcher's dispatch and the notify-batch worker.
     await resetNotifications(database, listingId);
-    const batched = new QueueRuntime({ kind: 'postgres', url: pg.url }, logger, { prefix: 'bench_batch' });
+    const batched = new QueueRuntime({ kind: 'postgres', url: bench.url }, logger, { prefix: 'bench_batch' });
     runtimes.push(batched);
     const ctx: AppContext = { config, logger, database, queues: batched };
     const batchWorker = batched.worker('notifyBatch', createNotifyBatchHandler({ db: database.db, transport, mailFrom: config.MAIL_FROM, logger, parallelism: config.NOTIFY_SEND_PARALLELISM }), { concurrency: CONCURRENCY });
@@ -210,9 +197,7 @@ async function main(): Promise<void> {
     for (const [step, value] of table) log(`| ${step} | ${value} |`);
   } finally {
     for (const r of runtimes) await r.close().catch(() => {});
-    await database.close().catch(() => {});
-    await pg.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

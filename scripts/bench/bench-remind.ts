@@ -13,8 +13,6 @@
  * Starts its own embedded PostgreSQL under --dir (fresh each run, removed at the end). Talks only
  * to 127.0.0.1.
  */
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +21,8 @@ import { startMatcher } from '../../services/matcher/index.js';
 import { WATCH_SCHEDULES } from '../../services/matcher/watch-schedule.js';
 import { startNotifier } from '../../services/notifier/index.js';
 import { startSchedules } from '../../services/scheduler/index.js';
-import { parseConfig } from '../../services/shared/config.js';
 import type { AppContext } from '../../services/shared/context.js';
-import { connectDatabase, runMigrations } from '../../services/shared/database/db.js';
-import { startEmbeddedPostgres } from '../../services/shared/database/embedded-postgres.js';
-import { createLogger } from '../../services/shared/logger.js';
-import { QueueRuntime } from '../../services/shared/queues.js';
+import { benchConfig, benchContext, percentile, startBenchDatabase } from './bench-setup.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseArgs({
@@ -50,22 +44,14 @@ const log = (msg: string) => {
   if (!args.json) process.stdout.write(`${msg}\n`);
 };
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 async function main(): Promise<void> {
-  const dir = path.join(args.dir!, randomBytes(4).toString('hex'));
   log(`bench:remind — ${WATCHED.toLocaleString('en-US')} watched lots, reminders due within ${WINDOW_S} s; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const loadBefore = os.loadavg()[0]!;
-  const pg = await startEmbeddedPostgres({ dataDir: dir });
-  const database = connectDatabase(pg.url, { max: 10 });
+  const bench = await startBenchDatabase(args.dir!);
   let ctx: AppContext | undefined;
   const services: Array<{ stop(): Promise<void> }> = [];
   try {
-    await runMigrations(pg.url);
-    const { sql } = database;
+    const { sql } = bench.database;
     let t = performance.now();
     const perUser = Math.ceil(WATCHED / USERS);
     await sql.unsafe(`INSERT INTO sources (name, display_name, base_url) VALUES ('bench', 'Bench Auctions', 'http://127.0.0.1/bench')`);
@@ -83,17 +69,7 @@ async function main(): Promise<void> {
     await sql.unsafe('ANALYZE');
     log(`seeded ${WATCHED.toLocaleString('en-US')} watched lots (${USERS.toLocaleString('en-US')} users) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-    const config = parseConfig({
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: pg.url,
-      DATA_DIR: dir,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      APP_URL: 'http://127.0.0.1:8080',
-      SERVICES: 'matcher,notifier,scheduler',
-    });
-    const logger = createLogger(config, 'bench-remind');
-    ctx = { config, logger, database, queues: new QueueRuntime({ kind: 'postgres', url: pg.url }, logger) };
+    ctx = benchContext(bench, benchConfig(bench, { SERVICES: 'matcher,notifier,scheduler' }), 'bench-remind');
     services.push(await startMatcher(ctx), await startNotifier(ctx), startSchedules(ctx, WATCH_SCHEDULES));
 
     // The crawler's view changes: every lot now ends one hour and LEAD..LEAD+WINDOW seconds from
@@ -150,9 +126,7 @@ async function main(): Promise<void> {
   } finally {
     for (const s of services.reverse()) await s.stop().catch(() => {});
     await ctx?.queues.close().catch(() => {});
-    await database.close().catch(() => {});
-    await pg.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

@@ -1,9 +1,12 @@
 /**
  * The machines the demo auction sells: real sale records, read with the shared Fast Iron reader
- * (bulldozers data) plus West Auctions machine lots (the importer's own rules: every type, and
- * trucks, trailers, forklifts and lifts under Other). Their real sale prices, brought to today's
- * dollars with the same price index the valuation model estimates from the same sales, are the
- * market value each demo lot's bidding is drawn around: the demo stays truthful to the model.
+ * (bulldozers data), West Auctions machine lots (the importer's own rules: every type, and
+ * trucks, trailers, forklifts and lifts under Other), and 2010s–2020s machines from the Ritchie
+ * Bros. results (the importer's own conversion, their makes as listed). Their real sale prices,
+ * brought to today's dollars with the same price index the valuation model estimates from the same
+ * sales, are the market value each demo lot's bidding is drawn around: the demo stays truthful to
+ * the model. A lot's card reads its make and model, so a machine whose make is not known (a third
+ * of Fast Iron's records) is not sold: its card would read as a bare model number ("892ELC").
  */
 import { cityInState } from './demo-places.js';
 import { existsSync } from 'node:fs';
@@ -11,12 +14,14 @@ import path from 'node:path';
 import { CATEGORIES } from '../../services/shared/categories.js';
 import { readFastIron, readSalePrices } from '../../services/shared/datasets/fastiron.js';
 import { fastIronListingText } from '../../services/shared/datasets/fastiron-listing-text.js';
+import { RBAUCTION_RESULTS_FILE, readRbAuction } from '../../services/shared/datasets/rbauction.js';
 import { readWestAuction } from '../../services/shared/datasets/westauction.js';
 import { comparableToday, estimatePriceIndex, type IndexSale } from '../../services/valuation/price-index.js';
+import { rbAuctionToSoldResult } from '../../services/valuation/rbauction-sales.js';
 import { westAuctionToSoldResult } from '../../services/valuation/westauction-sales.js';
 
 export type CatalogMachine = {
-  origin: 'fastiron' | 'westauction';
+  origin: 'fastiron' | 'westauction' | 'rbauction';
   recordId: string;
   title: string;
   make: string | null;
@@ -70,7 +75,7 @@ const MAKE_BY_MODEL: [RegExp, string, number[]][] = [
   // Designations that are one maker's by themselves (Fast Iron leaves a third of its lots without
   // a make); numbers two makers share (Case and Deere dozers, 850C, 650G…) stay without one.
   [/^(30[1-8]\.\d|2[0-4]5[BCD]?|30[78]|31[1-578]|32[0-58-9]|330|336|345|365|385|3\d\dL)$/, 'Caterpillar', [1]],
-  [/^(\d{3}C ?LC|\d{3}LC|120C|690ELC)$/, 'John Deere', [1]],
+  [/^(\d{3}[CDE] ?LC|\d{3}LC|120C)$/, 'John Deere', [1]],
   [/^TB\d{3}$/, 'Takeuchi', [1]],
   [/^(700H|455G)(LGP)?$/, 'John Deere', [2]],
   [/^(90[2-8]|9[1-9]\d[A-Z]?|IT\d\d[A-Z])$/, 'Caterpillar', [3]],
@@ -104,6 +109,7 @@ async function readFastIronMachines(sharedDir: string, limit: number, indexSales
     if (record.categoryId !== undefined && record.salePrice !== null) indexSales.push(fastIronIndexSale(record.categoryId, record));
     if (!record.categoryId || record.salePrice === null || !record.modelDesc || machines.length >= limit) continue;
     const make = makeForModel(record.modelDesc, record.categoryId);
+    if (!make) continue;
     const title = [record.yearMade, make, record.modelDesc, TYPE_NOUN[record.categoryId]].filter(Boolean).join(' ');
     // written up as a listing: the record's columns in a buyer's words, empty options left out
     const { description, details } = fastIronListingText({
@@ -148,8 +154,8 @@ async function readWestAuctionMachines(sharedDir: string, limit: number, indexSa
     const sale = westAuctionToSoldResult(record);
     if ('skip' in sale) continue;
     indexSales.push({ categoryId: sale.categoryId, make: sale.make, modelFamily: sale.modelFamily, year: sale.year, soldAt: sale.soldAt, price: sale.price });
-    // a demo lot worth bidding on: a machine that sold for real money
-    if (sale.price < 1000 || machines.length >= limit) continue;
+    // a demo lot worth bidding on: a machine that sold for real money, by a maker the card can name
+    if (sale.price < 1000 || !sale.make || machines.length >= limit) continue;
     machines.push({
       origin: 'westauction',
       recordId: record.lotId,
@@ -169,6 +175,50 @@ async function readWestAuctionMachines(sharedDir: string, limit: number, indexSa
     });
   }
   return machines;
+}
+
+/** The Ritchie Bros. machines of model year 2010 on: the demo's machines of today's market. */
+const RB_FROM_YEAR = 2010;
+
+/**
+ * Ritchie Bros. results as demo machines: those of 2010 on with a make, a model and a real price,
+ * every k-th of them in file order so the picks span the 21 months and `limit` is kept. Their
+ * sales are aged to today like the others but do not move the price index: estimated over every
+ * sale at once it reads the step from these dealer-auction prices (2021–2023) to West's online
+ * surplus prices (2024–2025) as the market falling by half, which a like-for-like market level
+ * (issue 37) is to replace; until then the index stays the one Fast Iron and West give.
+ */
+async function readRbAuctionMachines(sharedDir: string, limit: number): Promise<CatalogMachine[]> {
+  const file = path.join(sharedDir, RBAUCTION_RESULTS_FILE);
+  if (!existsSync(file)) return [];
+  const candidates: CatalogMachine[] = [];
+  for await (const record of readRbAuction(file)) {
+    const sale = rbAuctionToSoldResult(record);
+    if ('skip' in sale) continue;
+    if (sale.year === null || sale.year < RB_FROM_YEAR || !sale.make || !sale.model || sale.price < 1000) continue;
+    const typeNoun = sale.title.replace(/ \((?:Unused|Inoperable)\)/g, '').split(`${sale.model} `).slice(1).join(`${sale.model} `) || (TYPE_NOUN[sale.categoryId] ?? 'machine');
+    const { description, details } = fastIronListingText({ year: sale.year, make: sale.make, model: sale.model, hours: sale.hours, typeNoun: typeNoun.toLowerCase(), attributes: {} });
+    candidates.push({
+      origin: 'rbauction',
+      recordId: record.invId,
+      title: sale.title,
+      make: sale.make,
+      model: sale.model,
+      year: sale.year,
+      hours: sale.hours,
+      categoryId: sale.categoryId,
+      state: sale.state,
+      city: cityInState(sale.state, record.invId),
+      marketValue: sale.price,
+      soldPrice: sale.price,
+      soldAt: sale.soldAt,
+      details,
+      // the write-up's first sentence, and that it was sold new where it was (details: none listed)
+      description: sale.attributes.unused === 'yes' ? `${description} Unused.` : description,
+    });
+  }
+  const step = Math.max(1, Math.ceil(candidates.length / limit));
+  return candidates.filter((_, i) => i % step === 0);
 }
 
 /** The later Fast Iron sales (with their prices from the solution file): they take part in the price index as in training. */
@@ -198,16 +248,20 @@ function inTodaysDollars(machines: CatalogMachine[], sales: IndexSale[]): Catalo
   );
 }
 
+/** Ritchie Bros. machines in the catalog: with Fast Iron's ~8,900 named ones, about a third of the dealer-auction lots. */
+const RB_MACHINES = 4_500;
+
 /** Every machine the demo can sell, in a stable order. */
 export async function loadCatalog(sharedDir: string): Promise<CatalogMachine[]> {
   const indexSales: IndexSale[] = [];
-  const [fastIron, west, later] = await Promise.all([
+  const [fastIron, west, rb, later] = await Promise.all([
     readFastIronMachines(sharedDir, 20_000, indexSales),
     readWestAuctionMachines(sharedDir, 2_000, indexSales),
+    readRbAuctionMachines(sharedDir, RB_MACHINES),
     readFastIronLaterSales(sharedDir),
   ]);
   if (fastIron.length === 0) throw new Error(`no Fast Iron records under ${sharedDir}/data/bulldozers: is SHARED_DIR right?`);
-  return inTodaysDollars([...fastIron, ...west], [...indexSales, ...later]);
+  return inTodaysDollars([...fastIron, ...west, ...rb], [...indexSales, ...later]);
 }
 
 export const CATEGORY_NAMES: Record<number, string> = Object.fromEntries(CATEGORIES.map((c) => [c.id, c.name]));

@@ -4,13 +4,16 @@
  * `/api/lots?page=N` and `/api/lots/:id` (JSON), `/images/:id/:n.svg`, `/robots.txt`.
  * Control (loopback only): `POST /_control/publish {"lot_id"?, "price"?, "hours_left"?}` publishes a
  * lot now (closing in `hours_left` demo hours, else its own duration of at least two days; its
- * stated end is the real time it closes) and returns its id and URL; `POST /_control/advance {"minutes"}` moves the clock; `GET /_control/state`.
+ * stated end is the real time it closes) and returns its id and URL; `POST /_control/advance {"minutes"}` moves the clock; `GET /_control/state`
+ * (with the alert walkthrough's lot); `GET /_control/requests?since=<epoch ms>` summarises the page
+ * requests it answered (request-log.ts: in flight at once, gaps, clients).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DemoAuction, type DemoAuctionOptions } from './demo-auction.js';
+import { DemoAuction, type DemoAuctionOptions, type Walkthrough } from './demo-auction.js';
 import { loadCatalog, type CatalogMachine } from './demo-catalog.js';
 import { detailPage, imageSvg, listPage, liveDetailPage, lotJson, PAGE_SIZE } from './demo-pages.js';
+import { RequestLog } from './request-log.js';
 
 export type DemoSite = {
   url: string;
@@ -20,6 +23,17 @@ export type DemoSite = {
 };
 
 export const DEMO_ROBOTS_TXT = 'User-agent: *\nDisallow: /_control/\nAllow: /\n';
+
+/** The site's robots.txt, with a `Crawl-delay` when one is asked for (seconds). */
+export function demoRobotsTxt(crawlDelaySeconds = 0): string {
+  return crawlDelaySeconds > 0 ? `${DEMO_ROBOTS_TXT}Crawl-delay: ${crawlDelaySeconds}\n` : DEMO_ROBOTS_TXT;
+}
+
+/** The walkthrough's lot as `GET /_control/state` tells it (the compose smoke publishes it). */
+function walkthroughJson(pick: Walkthrough | undefined) {
+  if (!pick) return null;
+  return { lot_id: pick.lot.id, title: pick.lot.machine.title, category_id: pick.lot.machine.categoryId, state: pick.state, price: pick.price, hours_left: pick.hoursLeft };
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
@@ -43,17 +57,28 @@ function pageParam(url: URL): number {
 }
 
 export async function startDemoSite(
-  options: Partial<DemoAuctionOptions> & { port?: number; host?: string; sharedDir?: string; catalog?: CatalogMachine[] },
+  options: Partial<DemoAuctionOptions> & {
+    port?: number;
+    host?: string;
+    sharedDir?: string;
+    catalog?: CatalogMachine[];
+    /** The address its pages link to when it is reached by another name (a compose service). */
+    publicUrl?: string;
+    crawlDelaySeconds?: number;
+  },
 ): Promise<DemoSite> {
   const catalog = options.catalog ?? (await loadCatalog(options.sharedDir ?? '../shared'));
   const auction = new DemoAuction(catalog, { seed: options.seed ?? 42, lots: options.lots ?? 600, speed: options.speed ?? 60, startedAt: options.startedAt, publishedShare: options.publishedShare, keepClosedMs: options.keepClosedMs });
   let baseUrl = '';
+  const robotsTxt = demoRobotsTxt(options.crawlDelaySeconds);
+  const requestLog = new RequestLog();
 
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', baseUrl);
       const path = url.pathname;
-      if (path === '/robots.txt') return send(res, 200, 'text/plain; charset=utf-8', DEMO_ROBOTS_TXT);
+      if (path === '/robots.txt') return send(res, 200, 'text/plain; charset=utf-8', robotsTxt);
+      if (!path.startsWith('/_control/')) res.once('finish', requestLog.begin(req.socket.remoteAddress ?? ''));
       if (path === '/' ) return send(res, 302, 'text/plain', 'see /auctions', { location: '/auctions' });
       if (path === '/auctions') {
         const views = auction.visible();
@@ -82,8 +107,9 @@ export async function startDemoSite(
         if (path === '/_control/state' && req.method === 'GET') {
           const views = auction.lots.map((l) => auction.view(l));
           const count = (s: string) => views.filter((v) => v.state === s).length;
-          return send(res, 200, 'application/json', JSON.stringify({ now: new Date(auction.now()).toISOString(), speed: auction.options.speed, lots: views.length, upcoming: count('upcoming'), open: count('open'), sold: count('sold'), closed: count('closed') }));
+          return send(res, 200, 'application/json', JSON.stringify({ now: new Date(auction.now()).toISOString(), speed: auction.options.speed, lots: views.length, upcoming: count('upcoming'), open: count('open'), sold: count('sold'), closed: count('closed'), walkthrough: walkthroughJson(auction.walkthrough()) }));
         }
+        if (path === '/_control/requests' && req.method === 'GET') return send(res, 200, 'application/json', JSON.stringify(requestLog.summary(Number(url.searchParams.get('since')) || 0)));
         if (req.method !== 'POST') return send(res, 405, 'application/json', '{"detail":"Method not allowed."}');
         let body: Record<string, unknown>;
         try {
@@ -120,7 +146,7 @@ export async function startDemoSite(
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  baseUrl = `http://127.0.0.1:${port}`;
+  baseUrl = options.publicUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${port}`;
   return {
     url: baseUrl,
     port,

@@ -8,6 +8,9 @@ import { distanceMiles } from '../shared/geo/distance.js';
 import { worthTheTrip } from '../valuation/delivered-price.js';
 import { haulEstimate, weightClass } from '../valuation/freight.js';
 import type { AlertCriteria } from './alert-rules.js';
+import { MATERIAL_PRICE_DROP } from '../shared/rules/alert-limits.js';
+
+export { MATERIAL_PRICE_DROP, DEFAULT_DAILY_CAPS, type DailyCaps } from '../shared/rules/alert-limits.js';
 
 export type MatchableListing = {
   categoryId: number;
@@ -86,9 +89,6 @@ export function levelRank(dealScore: number | null): number {
 
 export const LEVEL_NAMES = ['unscored', 'poor', 'fair', 'good', 'excellent'] as const;
 
-/** A price this far below the lowest one notified is a material change (10% or more). */
-export const MATERIAL_PRICE_DROP = 0.9;
-
 /** What an alert was already told about a listing: the lowest price and the best level notified. */
 export type NotifiedBefore = { lowestPrice: number | null; bestRank: number };
 
@@ -110,10 +110,6 @@ export function notificationEvent(
   if (rank > before.bestRank) return { event: 'level_up', key: LEVEL_NAMES[rank]! };
   return null;
 }
-
-/** Instant messages per alert per UTC day before matches roll into the daily digest. */
-export type DailyCaps = { email: number; sms: number };
-export const DEFAULT_DAILY_CAPS: DailyCaps = { email: 5, sms: 3 };
 
 export function alertMatches(
   alert: Pick<

@@ -8,7 +8,7 @@
 import type { AlertDealLevel, NotificationEvent } from '../../db/schema/alerts.js';
 import type { Condition } from '../../db/schema/listings.js';
 import { badgeScore } from './alert-matching.js';
-import { dealClaimSentence, dealClaimShort } from '../valuation/deal-claim.js';
+import { dealClaimSentence, dealClaimShort, goodUpTo } from '../valuation/deal-claim.js';
 
 export type MessageListing = {
   id: number;
@@ -22,6 +22,8 @@ export type MessageListing = {
   valueHigh?: number | null;
   /** The buyer's premium (%), counted in what the buyer pays (absent: none stated). */
   buyersPremiumPct?: number | null;
+  /** The Good bid limit stored with the score ("Good up to $6,200"; absent or null: not shown). */
+  goodBidLimit?: number | null;
   auctionEndAt: Date | null;
   city: string | null;
   state: string | null;
@@ -214,6 +216,7 @@ function facts(listing: MessageListing, now: Date, delivered: 'rows' | 'sentence
     { label: 'Price', value: listing.priceUsd === null ? 'not shown' : formatUsd(listing.priceUsd) },
     { label: 'Deal score', value: dealScoreText(listing.dealScore) },
     ...(claim ? [{ label: 'The deal', value: claim }] : []),
+    ...(goodUpTo(listing.goodBidLimit) ? [{ label: 'Bid limit', value: `${goodUpTo(listing.goodBidLimit)} (before premium)` }] : []),
     { label: 'Fair value', value: fairValueLine(listing) },
   ];
   const range = rangeLine(listing);
@@ -393,6 +396,7 @@ function matchSms(input: { alert: MessageAlert; listing: MessageListing; event: 
     listing.priceUsd === null ? null : formatUsd(listing.priceUsd),
     listing.dealScore === null ? null : `${badgeScore(listing.dealScore)} ${dealLevelLabel(listing.dealScore).replace(' Deal', '')}`,
     claim,
+    goodUpTo(listing.goodBidLimit),
     // the claim says how far under similar sales and how sure; without one, the fair value and its range
     listing.fairValue === null || claim
       ? null
@@ -468,7 +472,7 @@ export function renderDigestEmail(input: { alert: MessageAlert; items: DigestIte
 export function renderDigestSms(input: { alert: MessageAlert; items: DigestItem[]; appUrl: string }): string {
   const count = input.items.length;
   const best = [...input.items].sort((a, b) => (b.listing.dealScore ?? -1) - (a.listing.dealScore ?? -1))[0]!.listing;
-  const price = best.priceUsd === null ? '' : ` ${formatUsd(best.priceUsd)}`;
+  const price = `${best.priceUsd === null ? '' : ` ${formatUsd(best.priceUsd)}`}${goodUpTo(best.goodBidLimit) ? `, ${goodUpTo(best.goodBidLimit)}` : ''}`;
   const delivered = best.delivered ? ` (${deliveredSms(best.delivered)})` : '';
   const link = `${input.appUrl}/alerts`;
   return fitSms(

@@ -7,6 +7,7 @@ import { ALERT_DEAL_LEVELS, type AlertDealLevel, type AlertFrequency, type Deliv
 import { CATEGORIES, categoryIdByName } from '../shared/categories.js';
 import { lookupZip } from '../shared/geo/gazetteer.js';
 import { toStateCode } from '../shared/us-states.js';
+import type { AlertCriteria } from '../shared/repositories/alerts-repository.js';
 
 export const MESSAGES = {
   equipmentTypeRequired: 'Please select an equipment type',
@@ -53,32 +54,8 @@ export type AlertInput = {
   worth_the_trip?: boolean | null;
 };
 
-/** A valid alert's criteria, as stored. */
-export type AlertCriteria = {
-  categoryId: number;
-  priceMin: number | null;
-  priceMax: number | null;
-  state: string | null;
-  condition: Condition | null;
-  deliveryMethod: DeliveryMethod;
-  frequency: AlertFrequency;
-  /** Every plan: good or better (default) or excellent only. */
-  dealLevel: AlertDealLevel;
-  /** Premium: any minimum badge 0–100, in place of the level. */
-  minDealScore: number | null;
-  /** Listings without a deal score match only with this (default off). */
-  includeUnscored: boolean;
-  keywords: string | null;
-  keywordTerms: string[] | null;
-  isActive: boolean;
-  /** The buyer's ZIP code and its point: with `radiusMiles`, only lots within it match; always, messages carry the price delivered there. */
-  nearZip: string | null;
-  nearLat: number | null;
-  nearLon: number | null;
-  radiusMiles: number | null;
-  /** Only lots whose discount under fair value exceeds the haul's high estimate from `nearZip` (which it needs); absent: off. */
-  worthTheTrip?: boolean;
-};
+/** A valid alert's criteria, as stored: the alerts repository's row shape (services/shared/repositories/alerts-repository.ts). */
+export type { AlertCriteria } from '../shared/repositories/alerts-repository.js';
 
 export type FieldErrors = Record<string, string[]>;
 

@@ -6,8 +6,8 @@
 import type { Config } from '../shared/config.js';
 
 export const PLAN_FEATURES = {
-  basic: ['Up to 5 alerts', 'Basic email notifications', 'Standard support'],
-  pro: ['Unlimited alerts', 'Email and SMS notifications', 'Price history charts', 'Priority support', 'Advanced filters'],
+  basic: ['Up to 5 alerts', 'Basic email notifications', 'Standard support', '10 "What is it worth" estimates a day'],
+  pro: ['Unlimited alerts', 'Email and SMS notifications', 'Price history charts', 'Priority support', 'Advanced filters', 'Unlimited "What is it worth" estimates'],
   enterprise: ['Everything in Pro', 'API access', 'Custom integrations', 'Dedicated account manager', 'SLA guarantee'],
 } as const;
 

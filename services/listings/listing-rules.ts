@@ -9,11 +9,13 @@ import { toStateCode } from '../shared/us-states.js';
 import { deliveredPrice } from '../valuation/delivered-price.js';
 import { weightClass } from '../valuation/freight.js';
 import { deliveredTotals } from './delivered-total.js';
-import { dealClaimSentence } from '../valuation/deal-claim.js';
+import { bidLimitsBasis, bidLimitsLine, bidLimitsNote, dealClaimSentence } from '../valuation/deal-claim.js';
+import type { StoredBidLimits } from '../../db/schema/listings.js';
 import { valuationAgreement } from '../valuation/agreement.js';
 import { impairedLot, reserveLot } from '../valuation/lot-neighbours.js';
 import {
   DEFAULT_PAGE_SIZE,
+  type BidLimitsView,
   type DealDetail,
   type DealLevel,
   type ListingCard,
@@ -21,6 +23,7 @@ import {
   type Pagination,
   type SortOption,
 } from './listing-schemas.js';
+import type { DetailRow, ListingRow } from '../shared/repositories/listings-repository.js';
 
 export type LocationFilter = { state?: string; city?: string };
 
@@ -193,37 +196,7 @@ export function plainTextDescription(raw: string | null | undefined, max = MAX_D
   return text;
 }
 
-/** The row the repository reads for a card (numbers already numbers). */
-export type ListingRow = {
-  id: number;
-  slug: string;
-  title: string;
-  make: string | null;
-  model: string | null;
-  year: number | null;
-  price: number | null;
-  currentBid: number | null;
-  dealScore: number | null;
-  currency: string;
-  city: string | null;
-  state: string | null;
-  /** ISO 8601 UTC. */
-  auctionEndAt: string | null;
-  firstImageUrl: string | null;
-  imageCount: number;
-  categoryId: number;
-  categoryName: string;
-  sourceId: number;
-  sourceName: string;
-  originalUrl: string;
-  lat: number | null;
-  lon: number | null;
-  geoPrecision: 'zip' | 'city' | 'state' | 'none' | null;
-  /** The price in USD (what the list filters, sorts and totals delivered by). */
-  priceUsd?: number | null;
-  /** The buyer's premium the source states (percent), or null. */
-  buyersPremiumPct: number | null;
-};
+export type { DetailRow, ListingRow } from '../shared/repositories/listings-repository.js';
 
 /** A lot's distance from the buyer's point and how exactly it is placed (null, null when unplaced). */
 export function distanceFields(row: Pick<ListingRow, 'lat' | 'lon' | 'geoPrecision'>, near: GeoPoint): { distance_miles: number | null; location_precision: 'zip' | 'city' | 'state' | null } {
@@ -262,6 +235,7 @@ export function toCard(row: ListingRow, near?: GeoPoint): ListingCard {
     category: { id: row.categoryId, name: row.categoryName },
     auction_site: { id: row.sourceId, name: row.sourceName },
     original_url: row.originalUrl,
+    good_bid_limit: row.goodBidLimit,
   };
   if (!near) return card;
   const where = distanceFields(row, near);
@@ -280,25 +254,44 @@ export function toCard(row: ListingRow, near?: GeoPoint): ListingCard {
   return card;
 }
 
-export type DetailRow = ListingRow & {
-  description: string;
-  hours: number | null;
-  condition: string | null;
-  status: DealDetail['status'];
-  bidCount: number;
-  fairValue: number | null;
-  valueLow: number | null;
-  valueHigh: number | null;
-  valuationConfidence: number | null;
-  comparables: unknown;
-  scoreReason: string | null;
-  /** YYYY-MM-DD. */
-  valuationAsOf: string | null;
-  /** YYYY-MM: the month of the latest sales its model's market level rests on (model_versions.metrics). */
-  marketAsOf?: string | null;
-  /** The price the score is on (USD), for the claim sentence. */
-  priceUsd?: number | null;
-};
+/**
+ * The stored limits as the detail shows them, with their words; with a distance, each limit's
+ * delivered total (the same arithmetic as the cards' delivered totals). null when unscored.
+ */
+export function toBidLimits(row: Pick<DetailRow, 'bidLimits' | 'scoredAt' | 'fairValue' | 'dealScore' | 'status' | 'categoryId' | 'title'>, distanceMiles?: number | null): BidLimitsView | null {
+  if (!row.bidLimits || row.dealScore === null || row.fairValue === null || row.status !== 'open' || row.scoredAt === null) return null;
+  return bidLimitsView(row.bidLimits, row.fairValue, row.scoredAt, distanceMiles === undefined ? undefined : { distanceMiles, categoryId: row.categoryId, title: row.title });
+}
+
+/** Stored limits → the API's view (the detail's and the estimate's), with each limit's delivered total given a distance. */
+export function bidLimitsView(
+  limits: StoredBidLimits,
+  fairValue: number,
+  asOf: string,
+  place?: { distanceMiles: number | null; categoryId: number; title: string },
+  estimate = false,
+): BidLimitsView {
+  const view: BidLimitsView = {
+    excellent: limits.excellent,
+    good: limits.good,
+    market: limits.market,
+    poor: limits.poor,
+    premium_rate: limits.premium_rate,
+    as_of: asOf,
+    hours_left: limits.hours_left,
+    at_most: limits.at_most,
+    basis: bidLimitsBasis(limits, fairValue, estimate),
+    line: bidLimitsLine(limits),
+    note: bidLimitsNote(limits),
+  };
+  if (place === undefined) return view;
+  const { distanceMiles } = place;
+  if (distanceMiles === null) return { ...view, delivered: null };
+  const weight = weightClass(place.categoryId, place.title);
+  const pct = limits.premium_rate > 0 ? limits.premium_rate * 100 : null;
+  const at = (bid: number | null) => (bid === null ? null : deliveredTotals({ price: bid, buyersPremiumPct: pct, weight, distanceMiles }));
+  return { ...view, delivered: { excellent: at(limits.excellent), good: at(limits.good), market: at(limits.market) } };
+}
 
 /** What the deal page says of a listing the scorer has not reached yet (or scored before reasons were stored). */
 export const NOT_VALUED_YET = 'Not valued yet';
@@ -406,6 +399,7 @@ export function toDetail(
             note: valuationNote(row),
             comparables: toComparables(row.comparables),
           },
+    bid_limits: toBidLimits(row),
     price_history: priceHistory(history).map((h) => ({ observed_at: h.observedAt, price: h.price })),
   };
   if (!near) return detail;
@@ -426,6 +420,7 @@ export function toDetail(
   detail.distance_miles = where.distance_miles;
   detail.location_precision = where.location_precision;
   detail.delivered = delivered;
+  detail.bid_limits = toBidLimits(row, where.location_precision === null ? null : where.distance_miles);
   return detail;
 }
 

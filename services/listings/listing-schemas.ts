@@ -8,7 +8,7 @@ import { lookupZip } from '../shared/geo/gazetteer.js';
 
 /**
  * The spec's four orders, plus our `relevance` (full-text rank; meaningful with `search`),
- * `distance` (nearest first; with `near`) and `delivered` (cheapest delivered first; needs `near`).
+ * `distance` (nearest first; needs `near`) and `delivered` (cheapest delivered first; needs `near`).
  */
 export const SORT_OPTIONS = ['deal_score_high', 'deal_score_low', 'price_low', 'price_high', 'relevance', 'distance', 'delivered'] as const;
 export type SortOption = (typeof SORT_OPTIONS)[number];
@@ -30,7 +30,7 @@ export const GEO_PRECISIONS = ['zip', 'city', 'state'] as const;
 const emptyAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 // Messages omit the parameter's name: the error handler prefixes it ("page: must be at least 1.").
-const wholeNumber = (min: number, max: number) =>
+export const wholeNumber = (min: number, max: number) =>
   z.preprocess(
     emptyAsUnset,
     z.coerce
@@ -53,7 +53,7 @@ export const zipCodeSchema = z.preprocess(
     .optional(),
 );
 
-const text = (max: number) => z.preprocess(emptyAsUnset, z.string({ error: 'must be given once.' }).max(max, { error: `must be at most ${max} characters.` }).optional());
+export const text = (max: number) => z.preprocess(emptyAsUnset, z.string({ error: 'must be given once.' }).max(max, { error: `must be at most ${max} characters.` }).optional());
 
 export const listQuerySchema = z.object({
   category: wholeNumber(1, 2_147_483_647).describe('Category id (see /api/auctions/categories/).'),
@@ -64,7 +64,7 @@ export const listQuerySchema = z.object({
   sort_by: z
     .preprocess(emptyAsUnset, z.enum(SORT_OPTIONS, { error: `must be one of ${SORT_OPTIONS.join(', ')}.` }).optional())
     .describe(
-      'deal_score_high (default), deal_score_low, price_low, price_high; distance (with near: nearest first, listings that cannot be placed last; without near the default order); delivered (needs near: the cheapest delivered total first — price, stated premium and the haul\'s high estimate — listings without a price or a place last); relevance ranks the 300 best-scored search matches (make/model words first, then title, then description), the other matches following by deal score, and falls back to deal_score_high without a search.',
+      'deal_score_high (default), deal_score_low, price_low, price_high; distance (needs near: nearest first, listings that cannot be placed last); delivered (needs near: the cheapest delivered total first — price, stated premium and the haul\'s high estimate — listings without a price or a place last); relevance ranks the 300 best-scored search matches (make/model words first, then title, then description), the other matches following by deal score, and falls back to deal_score_high without a search.',
     ),
   near: zipCodeSchema.describe("The buyer's US ZIP code: cards then carry distance_miles, and radius_miles and sort_by=distance apply."),
   radius_miles: wholeNumber(0, MAX_RADIUS_MILES).describe('With near: only listings within this many miles (as the crow flies) of the ZIP code; listings that cannot be placed are left out.'),
@@ -102,6 +102,11 @@ export const listingCardSchema = z.object({
   category: idNameSchema,
   auction_site: idNameSchema,
   original_url: z.string(),
+  good_bid_limit: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The highest bid (USD, before the stated buyer\'s premium) at which the lot still scores Good at its time left, as stored with its score ("Good up to $6,200"); null when unscored or no bid can be Good yet.'),
   distance_miles: z.number().nullable().optional().describe('With near: miles from the ZIP code as the crow flies (a tenth), null when the lot cannot be placed.'),
   location_precision: z
     .enum(GEO_PRECISIONS)
@@ -187,6 +192,29 @@ export const deliveredSchema = z.object({
   basis: z.string().describe('How the haul was estimated, in a sentence a buyer reads.'),
 });
 
+const deliveredRangeSchema = z.object({ low: z.number(), high: z.number() }).nullable();
+
+/** The deal score inverted (issue 38, services/valuation/bid-limits.ts), stored with the score. */
+export const bidLimitsSchema = z.object({
+  excellent: z.number().int().nullable().describe("The highest hammer bid (USD, before the stated buyer's premium) at which the lot still scores Excellent at its time left; null when no bid can yet."),
+  good: z.number().int().nullable().describe('The highest hammer bid at which it still scores Good; null when no bid can yet (an auction days from its close).'),
+  market: z.number().int().describe("The bid at the lot's market: the fair value less the stated premium."),
+  poor: z.number().int().describe('The lowest bid at which the lot scores Poor (the price bar\'s Fair | Poor boundary).'),
+  premium_rate: z.number().describe("The buyer's premium the limits are before, as a fraction (0.1 = 10%); 0 when the source states none."),
+  as_of: z.string().describe('When the limits were worked out (the score\'s time, ISO 8601): they rise as the close nears and the lot is rescored.'),
+  hours_left: z.number().nullable().describe('Hours to the close then; null for a fixed-price listing.'),
+  at_most: z.enum(['excellent', 'good', 'fair']).describe('The best level any bid can have at that time left.'),
+  basis: z.string().describe('What the limits rest on, in a sentence: hammer bids, the premium, the fair value, the time left.'),
+  line: z.string().describe('The deal page\'s line, e.g. "Bid up to $6,200 for a Good deal (19 in 20 similar machines sold for more); $3,100 for Excellent".'),
+  note: z.string().nullable().describe('Why a level is out of reach now ("With 5 days left this lot can be at most Fair: …"); null when every level can be reached.'),
+  delivered: z
+    .object({ excellent: deliveredRangeSchema, good: deliveredRangeSchema, market: deliveredRangeSchema })
+    .nullable()
+    .optional()
+    .describe('With near: each limit\'s delivered total (the bid, its premium and the haul\'s low and high estimates); null when the lot cannot be placed.'),
+});
+export type BidLimitsView = z.infer<typeof bidLimitsSchema>;
+
 /** The deal detail (spec §3 "Deal (detail)" plus PRODUCT.md's additions). */
 export const dealDetailSchema = z.object({
   id: z.number().int(),
@@ -215,6 +243,7 @@ export const dealDetailSchema = z.object({
   hours: z.number().int().nullable(),
   condition: z.string().nullable(),
   valuation: valuationSchema.nullable(),
+  bid_limits: bidLimitsSchema.nullable().describe('The deal score inverted: the most to bid for each level at the lot\'s time left; null when the lot is unscored or not open.'),
   /** Oldest first. */
   price_history: z.array(pricePointSchema),
   distance_miles: z.number().nullable().optional().describe('With near: miles from the ZIP code as the crow flies (a tenth), null when the lot cannot be placed.'),

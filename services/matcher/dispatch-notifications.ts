@@ -168,7 +168,7 @@ export async function dispatchInstantNotifications(deps: Deps, listingIds: numbe
       bounced.push(row.notificationId);
       return;
     }
-    const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, valueLow: row.valueLow, valueHigh: row.valueHigh, buyersPremiumPct: row.buyersPremiumPct, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state, delivered: deliveredFor(row) };
+    const listing: MessageListing = { id: row.listingId, slug: row.slug, title: row.title, priceUsd: row.priceUsd, dealScore: row.dealScore, fairValue: row.fairValue, valueLow: row.valueLow, valueHigh: row.valueHigh, buyersPremiumPct: row.buyersPremiumPct, goodBidLimit: row.goodBidLimit, auctionEndAt: toDate(row.auctionEndAt), city: row.city, state: row.state, delivered: deliveredFor(row) };
     const messageKey = instantMessageKey(row.notificationId);
     if (route.channel === 'sms') {
       messages.push({ messageKey, channel: 'sms', kind: ALERT_MESSAGE_KIND, recipient: route.phone!, subject: '', textBody: renderMatchSms({ alert: messageAlert(row), listing, event: row.event, appUrl, now }) });

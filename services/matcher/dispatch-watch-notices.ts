@@ -103,7 +103,11 @@ async function dispatchOneBatch(deps: Deps, now: Date, batchSize: number, linkKe
         const sms = row.deliveryMethod === 'sms' && plan.sms ? toE164(row.phone) : null;
         planned.push({ row, kind, channel: sms ? 'sms' : 'email', phone: sms });
       }
-      const after = evaluateWatch({ ...state, reminderEndAt: update.reminderEndAt, priceNoticeMax: update.priceNoticeMax, closedNoticeAt: update.closedNoticeAt, goneNoticeAt: update.goneNoticeAt }, listing, { priceRiseNotices: plan.priceRiseNotices, now });
+      const after = evaluateWatch(
+        { ...state, reminderEndAt: update.reminderEndAt, priceNoticeMax: update.priceNoticeMax, priceNoticeAt: update.priceNoticeAt ?? state.priceNoticeAt, closedNoticeAt: update.closedNoticeAt, goneNoticeAt: update.goneNoticeAt },
+        listing,
+        { priceRiseNotices: plan.priceRiseNotices, now },
+      );
       update.dueAt = after.nextDueAt;
       updates.push(update);
     }
@@ -155,10 +159,11 @@ async function dispatchOneBatch(deps: Deps, now: Date, batchSize: number, linkKe
           finalPrice: p.row.finalPrice,
         },
         maxPrice: p.row.maxPrice,
+        maxPriceFollowsGood: p.row.maxPriceFollowsGood,
         appUrl,
         now,
       };
-      const messageKey = watchMessageKey(p.row.id, p.kind, p.row.auctionEndAt, p.row.maxPrice);
+      const messageKey = watchMessageKey(p.row.id, p.kind, p.row.auctionEndAt, p.row.maxPriceFollowsGood ? 'good' : p.row.maxPrice);
       if (p.channel === 'sms') {
         messages.push({ messageKey, channel: 'sms', kind: WATCH_KINDS[p.kind], recipient: p.phone!, subject: '', textBody: renderWatchSms(input) });
       } else {

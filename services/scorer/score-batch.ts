@@ -12,6 +12,8 @@ import {
   type ListingForScoring,
 } from '../shared/repositories/listing-scores-repository.js';
 import { findComparableCandidates } from '../shared/repositories/sold-results-repository.js';
+import { followGoodBidLimits } from '../shared/repositories/watchlist-repository.js';
+import { storedBidLimits } from '../valuation/bid-limits.js';
 import { badgeScore } from '../alerts/alert-matching.js';
 import { comparableDistance, type ComparableCandidate, type ComparableTarget } from '../valuation/comparables.js';
 import { scoreListings, type ListingScore, type ListingToScore } from '../valuation/score-listing.js';
@@ -161,9 +163,13 @@ export async function scoreAndWrite(
         scoredAt: now,
         scoreReason: score.reasonText,
         valuationAsOf: score.asOf,
+        // stored with the score only: an unscored lot has no limits to show
+        bidLimits: score.dealScore !== null && score.bidLimits ? storedBidLimits(score.bidLimits) : null,
       };
     }),
   );
+  // watches whose maximum is the lot's Good limit follow it (a buyer's own maximum stays)
+  await followGoodBidLimits(db, listings.map((l) => l.id));
   faultPoint('score-written');
   const toMatch = listings.flatMap((listing, i) =>
     live(listing, now) && (opts.matchWhen !== 'rescore' || rescoreCanNewlyMatch(listing.dealScore, scores[i]!.dealScore)) ? [{ listing, score: scores[i]! }] : [],

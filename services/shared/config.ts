@@ -100,6 +100,10 @@ const envSchema = z
     /** Watchlist messages per user per UTC day (e-mail, SMS); SMS beyond its cap go by e-mail, e-mail beyond its cap is not sent. */
     WATCH_DAILY_EMAIL_CAP: z.coerce.number().int().min(0).max(10_000).default(60),
     WATCH_DAILY_SMS_CAP: z.coerce.number().int().min(0).max(1000).default(20),
+    /** What is it worth (issue 38): estimates a Free account (or an address without one) may ask for per day; Pro: unlimited. */
+    ESTIMATE_FREE_DAILY: z.coerce.number().int().min(0).max(10_000).default(10),
+    /** Estimates per minute per account and per address, whatever the plan. */
+    ESTIMATE_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
     /** How often the scheduler asks for due watchlist reminders (node-cron, seconds field allowed). */
     WATCH_REMIND_SCHEDULE: z.string().default('*/15 * * * * *'),
     /** How often the crawler re-checks watched lots near their close (node-cron). */
@@ -192,6 +196,10 @@ const envSchema = z
         return urls;
       }),
     DEMO_SITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /** Address the demo site listens on (`npm run demo:site`; 0.0.0.0 in its container). */
+    DEMO_SITE_HOST: z.string().min(1).default('127.0.0.1'),
+    /** A `Crawl-delay` (seconds) in the demo site's robots.txt; 0 = none (the compose smoke sets one). */
+    DEMO_SITE_CRAWL_DELAY: z.coerce.number().min(0).max(60).default(0),
     /** Where the demo source's adapter finds the demo auction site (set by `npm run demo` and tests). */
     DEMO_SITE_URL: optionalUrl,
     DEMO_SITE_SEED: z.coerce.number().int().min(0).default(42),

@@ -13,7 +13,12 @@
  * repositories) without a config in hand, so the armed point is module state, and a call is a
  * comparison when nothing is armed.
  */
-import type { Config } from './config.js';
+
+/** The two settings the config schema checks and hands over (this module imports nothing, so config.ts can import it). */
+export interface FaultSettings {
+  FAULT_POINT?: string | undefined;
+  FAULT_SIGNAL: 'SIGKILL' | 'SIGTERM' | 'SIGINT';
+}
 
 let spec: { name: string; at: number } | null = null;
 let signal: NodeJS.Signals = 'SIGKILL';
@@ -21,7 +26,7 @@ const hits = new Map<string, number>();
 let fired = false;
 
 /** Arms the point the configuration names (none: disarms). Called once per process by loadConfig. */
-export function armFaultPoint(config: Pick<Config, 'FAULT_POINT' | 'FAULT_SIGNAL'>): void {
+export function armFaultPoint(config: FaultSettings): void {
   spec = parse(config.FAULT_POINT);
   signal = config.FAULT_SIGNAL;
   hits.clear();

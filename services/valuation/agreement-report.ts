@@ -10,23 +10,11 @@
  * listings' comparables are never held at once (it keeps one number per listing with comparables,
  * for the median).
  */
-import type { ListingStatus } from '../../db/schema/listings.js';
 import { dealLevel, toComparables, valuationNote } from '../listings/listing-rules.js';
 import { valuationAgreement } from './agreement.js';
+import type { AgreementRow } from '../shared/repositories/agreement-repository.js';
 
-/** What the report reads of a listing (the columns the deal page's valuation is made of). */
-export type AgreementRow = {
-  source: string;
-  status: ListingStatus;
-  title: string;
-  description: string;
-  year: number | null;
-  hours: number | null;
-  fairValue: number | null;
-  dealScore: number | null;
-  /** As stored (jsonb): parsed here exactly as the detail route parses it. */
-  comparables: unknown;
-};
+export type { AgreementRow } from '../shared/repositories/agreement-repository.js';
 
 /** The kinds of the page's one line (a note may be of two: no year, then why it lies outside). */
 export const NOTE_KINDS = ['noYear', 'unlike', 'alsoWeighs', 'impaired', 'reserve', 'noComparables'] as const;

@@ -5,6 +5,7 @@
  * machines sell for); how sure is the probability behind the score (deal-score.ts), read back from
  * the stored score, so nothing beyond the score and the fair value needs storing.
  */
+import type { StoredBidLimits } from '../../db/schema/listings.js';
 import { EXCELLENT_PROBABILITY, GOOD_PROBABILITY, POOR_PROBABILITY, paidPrice } from './deal-score.js';
 import { normalCdf, normalQuantile } from './market-distribution.js';
 
@@ -75,4 +76,53 @@ export function dealClaimShort(input: ClaimInput): string | null {
   const sure = `${Math.floor(Math.max(p, 1 - p) * 100)}% sure`;
   if (pct < 5) return 'at market';
   return under > 0 === p >= 0.5 ? `${pct}% ${under > 0 ? 'under' : 'over'}, ${sure}` : `${pct}% ${under > 0 ? 'under' : 'over'}`;
+}
+
+/** "Good up to $6,200": a card's, an alert's and an SMS's few words on the Good limit; null without one. */
+export function goodUpTo(good: number | null | undefined): string | null {
+  return good === null || good === undefined ? null : `Good up to ${usd.format(good)}`;
+}
+
+/** "27 hours", "2 days 3 hours": the time left the limits were worked out at, to the hour. */
+function hoursText(hours: number): string {
+  const h = Math.max(1, Math.round(hours));
+  if (h < 48) return `${h} hour${h === 1 ? '' : 's'}`;
+  const days = Math.floor(h / 24);
+  return `${days} days${h % 24 ? ` ${h % 24} h` : ''}`;
+}
+
+/**
+ * The deal page's line on the limits (bid-limits.ts): "Bid up to $6,200 for a Good deal (19 in 20
+ * similar machines sold for more); $3,100 for Excellent". The level's claim is its probability.
+ */
+export function bidLimitsLine(limits: Pick<StoredBidLimits, 'good' | 'excellent' | 'hours_left' | 'reachable_hours_left'>): string {
+  if (limits.good === null) {
+    const from = limits.reachable_hours_left.good;
+    return `No bid is a Good deal yet${limits.hours_left !== null ? ` with ${hoursText(limits.hours_left)} left` : ''}${from !== null ? `: a bid can be Good from ${hoursText(from)} before the close` : ''}`;
+  }
+  const good = `Bid up to ${usd.format(limits.good)} for a Good deal (${inTen(GOOD_PROBABILITY)} similar machines sold for more)`;
+  if (limits.excellent !== null) return `${good}; ${usd.format(limits.excellent)} for Excellent`;
+  const from = limits.reachable_hours_left.excellent;
+  return `${good}; Excellent only later${from !== null ? `, from ${hoursText(from)} before the close` : ''}`;
+}
+
+/**
+ * Why a level is out of reach now, or null: "With 5 days left this lot can be at most Fair: timed
+ * auctions are bid up in their last hours, so an early low bid claims less."
+ */
+export function bidLimitsNote(limits: Pick<StoredBidLimits, 'at_most' | 'hours_left'>): string | null {
+  if (limits.at_most === 'excellent' || limits.hours_left === null) return null;
+  const level = limits.at_most === 'good' ? 'Good' : 'Fair';
+  return `With ${hoursText(limits.hours_left)} left this lot can be at most ${level}: timed auctions are bid up in their last hours, so an early low bid claims less.`;
+}
+
+/** What the limits rest on, in a sentence: hammer bids, the premium, the fair value, the time left. */
+export function bidLimitsBasis(limits: Pick<StoredBidLimits, 'premium_rate' | 'hours_left'>, fairValue: number, estimate = false): string {
+  if (estimate) return `What to pay before any buyer's premium or haul, against our fair value of ${usd.format(fairValue)}, as for a fixed-price sale today.`;
+  const premium =
+    limits.premium_rate > 0
+      ? `before the ${Math.round(limits.premium_rate * 1000) / 10}% buyer's premium the source states`
+      : "with no buyer's premium stated by the source (check its terms)";
+  const when = limits.hours_left === null ? 'a fixed-price listing' : `worked out with ${hoursText(limits.hours_left)} left; they rise as the close nears`;
+  return `Hammer bids ${premium}, against our fair value of ${usd.format(fairValue)}; ${when}.`;
 }

@@ -78,13 +78,13 @@ const MIN_SUPPORT_WEIGHT = 0.8;
  * one still low a few hours before the close is the excellent deal a buyer can act on. The
  * score-time-left schedule rescores open auctions as their time runs out, so their alerts fire then.
  */
-const HALF_WEIGHT_HOURS = 12;
+export const HALF_WEIGHT_HOURS = 12;
 /**
  * Beyond this normal score (1 in 30,000) the distribution's tail is an extrapolation: a price 20×
  * under value is no surer a deal than one 4× under (more likely a mistake in the listing), and
  * without the cap such outliers saturate the score before the time-left rule can temper it.
  */
-const MAX_Z = 4;
+export const MAX_Z = 4;
 
 export function dealLevel(score: number | null): DealLevel | null {
   if (score === null) return null;

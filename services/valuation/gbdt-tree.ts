@@ -98,26 +98,36 @@ function buildHistogram(t: Trainer, ws: Workspace, hist: Float64Array, start: nu
     orderedG[k] = grad[i]!;
     if (!unit) orderedH[k] = hess[i]!;
   }
-  for (const f of features) {
-    const col = t.binned[f]!;
-    const base = t.offsets[f]! * 3;
-    const slots = t.bins[f]!.count * 3;
-    hist.fill(0, base, base + slots);
-    if (unit) {
-      for (let k = 0; k < n; k++) {
-        const o = base + col[rows[start + k]!]! * 3;
-        hist[o] = hist[o]! + orderedG[k]!;
-        hist[o + 2] = hist[o + 2]! + 1;
-      }
-      // sums of ones: the hessian is the count, exactly
-      for (let o = base; o < base + slots; o += 3) hist[o + 1] = hist[o + 2]!;
-    } else {
-      for (let k = 0; k < n; k++) {
-        const o = base + col[rows[start + k]!]! * 3;
-        hist[o] = hist[o]! + orderedG[k]!;
-        hist[o + 1] = hist[o + 1]! + orderedH[k]!;
-        hist[o + 2] = hist[o + 2]! + 1;
-      }
+  for (const f of features) hist.fill(0, t.offsets[f]! * 3, (t.offsets[f]! + t.bins[f]!.count) * 3);
+  // two features per pass over the rows: each row's index and gradient read once for both
+  let q = 0;
+  for (; q + 1 < features.length; q += 2) {
+    const colA = t.binned[features[q]!]!;
+    const colB = t.binned[features[q + 1]!]!;
+    const baseA = t.offsets[features[q]!]! * 3;
+    const baseB = t.offsets[features[q + 1]!]! * 3;
+    for (let k = 0; k < n; k++) {
+      const i = rows[start + k]!;
+      const g = orderedG[k]!;
+      const h = unit ? 1 : orderedH[k]!;
+      const oa = baseA + colA[i]! * 3;
+      hist[oa] = hist[oa]! + g;
+      hist[oa + 1] = hist[oa + 1]! + h;
+      hist[oa + 2] = hist[oa + 2]! + 1;
+      const ob = baseB + colB[i]! * 3;
+      hist[ob] = hist[ob]! + g;
+      hist[ob + 1] = hist[ob + 1]! + h;
+      hist[ob + 2] = hist[ob + 2]! + 1;
+    }
+  }
+  for (; q < features.length; q++) {
+    const col = t.binned[features[q]!]!;
+    const base = t.offsets[features[q]!]! * 3;
+    for (let k = 0; k < n; k++) {
+      const o = base + col[rows[start + k]!]! * 3;
+      hist[o] = hist[o]! + orderedG[k]!;
+      hist[o + 1] = hist[o + 1]! + (unit ? 1 : orderedH[k]!);
+      hist[o + 2] = hist[o + 2]! + 1;
     }
   }
 }
@@ -133,8 +143,9 @@ function boundedLeafScore(g: number, h: number, lambda: number, w: number): numb
   return -(2 * g * w + (h + lambda) * w * w);
 }
 
-/** Reused by every categorical feature's split search: the order its bins are cut in. */
+/** Reused by every categorical feature's split search: the order its bins are cut in, and their gradient ratios. */
 let categoryOrder: number[] = [];
+let categoryRatio = new Float64Array(256);
 
 function findBestSplit(t: Trainer, leaf: Leaf, features: number[]): Split | null {
   const p = t.params;
@@ -144,9 +155,22 @@ function findBestSplit(t: Trainer, leaf: Leaf, features: number[]): Split | null
   const parentScore = bounded
     ? boundedLeafScore(leaf.g, leaf.h, p.lambda, clamp(-leaf.g / (leaf.h + p.lambda), leaf.lo, leaf.hi))
     : leafScore(leaf.g, leaf.h, p.lambda);
-  const lambda = p.lambda;
-  const minData = p.minDataInLeaf;
-  let best: Split | null = null;
+  const { lambda, minDataInLeaf: minData, minGain } = p;
+  const { lo, hi } = leaf;
+  const leafG = leaf.g;
+  const leafH = leaf.h;
+  // the best split so far, as scalars (an object only for the winner)
+  let bestGain = -Infinity;
+  let bestFeature = -1;
+  let bestBin = 0;
+  let bestK = 0;
+  let bestMissingLeft = false;
+  let bestLG = 0;
+  let bestLH = 0;
+  let bestLC = 0;
+  let bestLeftOutput = 0;
+  let bestRightOutput = 0;
+  let bestOrder: number[] | null = null;
   const hist = leaf.hist;
   for (const f of features) {
     const bins = t.bins[f]!;
@@ -161,21 +185,34 @@ function findBestSplit(t: Trainer, leaf: Leaf, features: number[]): Split | null
     if (categorical) {
       const order = categoryOrder;
       order.length = 0;
-      for (let b = 1; b < bins.count; b++) if (hist[base + b * 3 + 2]! > 0) order.push(b);
-      const ratio = (b: number) => hist[base + b * 3]! / (hist[base + b * 3 + 1]! + p.catSmooth);
-      order.sort((a, b) => ratio(a) - ratio(b));
+      if (categoryRatio.length < bins.count) categoryRatio = new Float64Array(bins.count * 2);
+      const ratio = categoryRatio;
+      for (let b = 1; b < bins.count; b++) {
+        const o = base + b * 3;
+        if (hist[o + 2]! > 0) {
+          order.push(b);
+          ratio[b] = hist[o]! / (hist[o + 1]! + p.catSmooth);
+        }
+      }
+      order.sort((a, b) => ratio[a]! - ratio[b]!);
       steps = order.length;
     }
     const sides = mc > 0 ? 2 : 1;
+    const constrained = bounded || sign !== 0;
     let ag = 0;
     let ah = 0;
     let ac = 0;
     for (let k = 0; k + 1 < steps; k++) {
       const b = categorical ? categoryOrder[k]! : k + 1;
       const o = base + b * 3;
-      ag += hist[o]!;
-      ah += hist[o + 1]!;
-      ac += hist[o + 2]!;
+      const bg = hist[o]!;
+      const bh = hist[o + 1]!;
+      const bc = hist[o + 2]!;
+      // an empty bin cuts where the bin before it did: the same candidates, already weighed
+      if (bg === 0 && bh === 0 && bc === 0 && k > 0) continue;
+      ag += bg;
+      ah += bh;
+      ac += bc;
       if (ac === 0) continue;
       for (let side = 0; side < sides; side++) {
         const missingLeft = side === 1;
@@ -184,32 +221,56 @@ function findBestSplit(t: Trainer, leaf: Leaf, features: number[]): Split | null
         const lc = ac + (missingLeft ? mc : 0);
         const rc = count - lc;
         if (lc < minData || rc < minData) continue;
-        const rg = leaf.g - lg;
-        const rh = leaf.h - lh;
+        const rg = leafG - lg;
+        const rh = leafH - lh;
         let leftOutput = -lg / (lh + lambda);
         let rightOutput = -rg / (rh + lambda);
         let gain: number;
-        if (bounded || sign !== 0) {
-          leftOutput = clamp(leftOutput, leaf.lo, leaf.hi);
-          rightOutput = clamp(rightOutput, leaf.lo, leaf.hi);
+        if (constrained) {
+          leftOutput = clamp(leftOutput, lo, hi);
+          rightOutput = clamp(rightOutput, lo, hi);
           // lower values go left: the right child must not sit below the left for +1, nor above for −1
           if (sign !== 0 && sign * (rightOutput - leftOutput) < 0) continue;
           gain = boundedLeafScore(lg, lh, lambda, leftOutput) + boundedLeafScore(rg, rh, lambda, rightOutput) - parentScore;
         } else {
           gain = leafScore(lg, lh, lambda) + leafScore(rg, rh, lambda) - parentScore;
         }
-        if (gain > p.minGain && (best === null || gain > best.gain)) {
-          let leftBins: Uint8Array | null = null;
-          if (categorical) {
-            leftBins = new Uint8Array(bins.count);
-            for (let j = 0; j <= k; j++) leftBins[categoryOrder[j]!] = 1;
-          }
-          best = { gain, feature: f, binThreshold: b, leftBins, defaultLeft: missingLeft, leftG: lg, leftH: lh, leftCount: lc, leftOutput, rightOutput };
+        if (gain > minGain && (bestFeature < 0 || gain > bestGain)) {
+          bestGain = gain;
+          bestFeature = f;
+          bestBin = b;
+          bestK = k;
+          bestMissingLeft = missingLeft;
+          bestLG = lg;
+          bestLH = lh;
+          bestLC = lc;
+          bestLeftOutput = leftOutput;
+          bestRightOutput = rightOutput;
+          bestOrder = categorical ? categoryOrder : null;
         }
       }
     }
+    // the winning cut of a categorical feature: its left bins before the order is reused
+    if (bestFeature === f && bestOrder === categoryOrder) bestOrder = categoryOrder.slice(0, bestK + 1);
   }
-  return best;
+  if (bestFeature < 0) return null;
+  let leftBins: Uint8Array | null = null;
+  if (bestOrder) {
+    leftBins = new Uint8Array(t.bins[bestFeature]!.count);
+    for (const b of bestOrder) leftBins[b] = 1;
+  }
+  return {
+    gain: bestGain,
+    feature: bestFeature,
+    binThreshold: bestBin,
+    leftBins,
+    defaultLeft: bestMissingLeft,
+    leftG: bestLG,
+    leftH: bestLH,
+    leftCount: bestLC,
+    leftOutput: bestLeftOutput,
+    rightOutput: bestRightOutput,
+  };
 }
 
 /** Moves the leaf's rows that the split sends left to the front of its range; returns where the right ones start. */

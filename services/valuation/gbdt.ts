@@ -92,12 +92,15 @@ export function trainGbdt(
   const inSample = new Uint8Array(n);
   const all = params.subsample >= 1;
 
+  /** The (Huber-capped) gradient of row i at its current prediction. */
+  const gradient = (i: number) => {
+    const r = pred[i]! - y[i]!;
+    const d = deltas ? deltas[i]! : delta;
+    return (r > d ? d : r < -d ? -d : r) * hess[i]!;
+  };
+  for (let i = 0; i < n; i++) grad[i] = gradient(i);
+
   for (let t = 0; t < params.trees; t++) {
-    for (let i = 0; i < n; i++) {
-      const r = pred[i]! - y[i]!;
-      const d = deltas ? deltas[i]! : delta;
-      grad[i] = (r > d ? d : r < -d ? -d : r) * hess[i]!;
-    }
     // row and column samples drawn in the same order as ever, so a seed grows the same trees
     let sampled = 0;
     for (let i = 0; i < n; i++) {
@@ -120,8 +123,14 @@ export function trainGbdt(
         pred[i] = pred[i]! + v;
       }
     }
-    if (!all) for (let i = 0; i < n; i++) if (inSample[i] === 0) pred[i] = pred[i]! + binnedTreeValue(grown.binned, binned, i);
-    report.trainLoss.push(mse(pred, y));
+    // one pass: the unsampled rows' predictions, the training loss, and the next tree's gradients
+    let loss = 0;
+    for (let i = 0; i < n; i++) {
+      if (inSample[i] === 0) pred[i] = pred[i]! + binnedTreeValue(grown.binned, binned, i);
+      loss += 1 * (pred[i]! - y[i]!) ** 2;
+      grad[i] = gradient(i);
+    }
+    report.trainLoss.push(loss / n);
     if (valid && validPred && validBinned) {
       for (let i = 0; i < valid.y.length; i++) validPred[i] = validPred[i]! + binnedTreeValue(grown.binned, validBinned, i);
       const loss = mse(validPred, valid.y, valid.weights);

@@ -16,6 +16,7 @@
  * words ("Komatsu", "excavator"); a lot from a site with no sold lots yet is valued by the trees.
  */
 import type { TrainingSale, ValuationInput } from './features.js';
+import { cosineIndex, nearestByCosine, type CosineIndex } from './cosine-nearest.js';
 
 export type LotNeighbours = {
   words: string[];
@@ -186,25 +187,12 @@ export function fitLotNeighbours(rows: TrainingSale[]): LotNeighbours | undefine
   };
 }
 
-type Index = { byWord: Map<string, number[]>; norms: Float64Array; wordIndex: Map<string, number> };
+type Index = { index: CosineIndex; wordIndex: Map<string, number> };
 const indexes = new WeakMap<LotNeighbours, Index>();
 
 function indexOf(n: LotNeighbours): Index {
   let found = indexes.get(n);
-  if (!found) {
-    const byWord = new Map<string, number[]>();
-    const norms = new Float64Array(n.lots.length);
-    n.lots.forEach((lot, i) => {
-      let sq = 0;
-      for (const w of lot.words) {
-        sq += n.idf[w]! ** 2;
-        const key = `${lot.type}|${w}`;
-        (byWord.get(key) ?? byWord.set(key, []).get(key)!).push(i);
-      }
-      norms[i] = Math.sqrt(sq) || 1;
-    });
-    indexes.set(n, (found = { byWord, norms, wordIndex: new Map(n.words.map((w, i) => [w, i])) }));
-  }
+  if (!found) indexes.set(n, (found = { index: cosineIndex(n.lots, n.idf, 1), wordIndex: new Map(n.words.map((w, i) => [w, i])) }));
   return found;
 }
 
@@ -219,20 +207,22 @@ export function neighbourLogPrice(n: LotNeighbours | undefined, r: ValuationInpu
   const type = marketOf(r);
   const prior = n.prior[type];
   if (prior === undefined) return NaN;
-  const { byWord, norms, wordIndex } = indexOf(n);
+  const { index, wordIndex } = indexOf(n);
   const unseenIdf = Math.log(n.lots.length + 1) + 1;
-  const dots = new Map<number, number>();
+  const words: number[] = [];
+  const weights: number[] = [];
   let sq = 0;
   for (const w of lotWords(r)) {
     const id = wordIndex.get(w);
     const idf = id === undefined ? unseenIdf : n.idf[id]!;
     sq += idf * idf;
     if (id === undefined) continue;
-    for (const lot of byWord.get(`${type}|${id}`) ?? []) dots.set(lot, (dots.get(lot) ?? 0) + idf * idf);
+    words.push(id);
+    weights.push(idf * idf);
   }
   if (sq === 0) return prior;
-  const norm = Math.sqrt(sq);
-  const nearest = [...dots].map(([lot, dot]) => [lot, dot / (norm * norms[lot]!)] as const).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, NEAREST);
+  // found rarest word first (cosine-nearest.ts): the same nearest lots as scoring every lot of the market
+  const nearest = nearestByCosine(index, type, words, weights, Math.sqrt(sq), NEAREST, -Infinity);
   let num = PRIOR_WEIGHT * prior;
   let den = PRIOR_WEIGHT;
   for (const [lot, sim] of nearest) {

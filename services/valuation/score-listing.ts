@@ -4,36 +4,14 @@
  * the scorer worker does the reading and writing.
  */
 import { comparablesLogValue, comparablesSupport, comparablesWeight, selectComparables, type ComparableCandidate, type RankedComparable } from './comparables.js';
-import { dealScore } from './deal-score.js';
+import { bidLimits, type BidLimits } from './bid-limits.js';
+import { dealScore, type DealInput } from './deal-score.js';
 import type { FairValueModel, Valuation } from './fair-value-model.js';
 import type { ValuationInput } from './features.js';
 import { westMachine } from './westauction-sales.js';
+import type { ListingToScore } from '../shared/repositories/listing-scores-repository.js';
 
-export type ListingToScore = {
-  id: number;
-  categoryId: number;
-  make: string | null;
-  model: string | null;
-  modelFamily: string | null;
-  year: number | null;
-  hours: number | null;
-  condition: string | null;
-  state: string | null;
-  /** Price in USD (what the buyer pays now before premium), null when unknown. */
-  priceUsd: number | null;
-  buyersPremiumPct: number | null;
-  status: 'open' | 'closed' | 'sold' | 'withdrawn';
-  auctionEndAt: Date | null;
-  bidCount: number;
-  attributes?: Record<string, string | number | null>;
-  /** What any adapter's listing carries besides the structured fields (bounded, plain text). */
-  title?: string | null;
-  description?: string | null;
-  /** Miles, for trucks and trailers that state an odometer rather than hours. */
-  odometer?: number | null;
-  /** The source's slug (`westauction`, `demo`, …). */
-  sourceSlug?: string | null;
-};
+export type { ListingToScore } from '../shared/repositories/listing-scores-repository.js';
 
 /**
  * A comparable as the deal page shows it: `price` as worth today (today's dollars, the machine's
@@ -66,6 +44,11 @@ export type ListingScore = {
   reasonText: string | null;
   /** Why there is no score, for logs. */
   reason: 'scored' | NoScoreReason;
+  /**
+   * The deal score inverted (bid-limits.ts) for an open lot with a usable valuation, whatever its
+   * price (the estimate route values machines with none); the scorer stores them only with a score.
+   */
+  bidLimits: BidLimits | null;
 };
 
 const NONE: Omit<ListingScore, 'reason'> = {
@@ -77,6 +60,7 @@ const NONE: Omit<ListingScore, 'reason'> = {
   comparables: null,
   asOf: null,
   reasonText: null,
+  bidLimits: null,
 };
 
 function none(reason: NoScoreReason): ListingScore {
@@ -201,7 +185,7 @@ function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedCo
   const share = comparablesShare(ranked, treeValuation.ownMarket ? COMPARABLE_WEIGHT.measuredSite : COMPARABLE_WEIGHT.otherSite);
   const valuation = restOnComparables(treeValuation, comparablesLog, share);
   const confidence = round2(support * rangeFactor(valuation.low, valuation.high));
-  const base: Omit<ListingScore, 'reason' | 'dealScore' | 'reasonText'> = {
+  const base: Omit<ListingScore, 'reason' | 'dealScore' | 'reasonText' | 'bidLimits'> = {
     fairValue: roundMoney(valuation.fairValue),
     valueLow: roundMoney(valuation.low),
     valueHigh: roundMoney(valuation.high),
@@ -218,8 +202,7 @@ function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedCo
     })),
     asOf: asOf.toISOString().slice(0, 10),
   };
-  const deal = dealScore({
-    price: listing.priceUsd,
+  const dealInput: Omit<DealInput, 'price'> = {
     buyersPremiumPct: listing.buyersPremiumPct,
     fairValue: valuation.fairValue,
     low: valuation.low,
@@ -232,12 +215,14 @@ function finish(listing: ListingToScore, model: FairValueModel, ranked: RankedCo
     auctionEndAt: listing.auctionEndAt,
     isAuction: listing.auctionEndAt !== null || listing.bidCount > 0,
     now,
-  });
+  };
+  const deal = dealScore({ ...dealInput, price: listing.priceUsd });
+  const limits = bidLimits(dealInput);
   if (!deal) {
     const reason: NoScoreReason = listing.priceUsd === null ? 'no-price' : 'low-confidence';
-    return { ...base, dealScore: null, reason, reasonText: REASON_TEXT[reason] };
+    return { ...base, dealScore: null, reason, reasonText: REASON_TEXT[reason], bidLimits: limits };
   }
-  return { ...base, dealScore: deal.score, reason: 'scored', reasonText: null };
+  return { ...base, dealScore: deal.score, reason: 'scored', reasonText: null, bidLimits: limits };
 }
 
 export function scoreListing(listing: ListingToScore, model: FairValueModel, candidates: ComparableCandidate[], now: Date): ListingScore {

@@ -10,6 +10,7 @@
 import type { FeatureSpec } from './gbdt.js';
 import type { TrainingSale, ValuationInput } from './features.js';
 import { seededRandom } from '../shared/seeded-random.js';
+import { cosineIndex, nearestByCosine, type CosineIndex } from './cosine-nearest.js';
 
 export type TitleWords = {
   smoothing: number;
@@ -81,53 +82,35 @@ function isOnlineLot(r: ValuationInput): boolean {
   return typeof r.attributes.source === 'string' && r.attributes.source !== '' && r.attributes.source !== 'fastiron';
 }
 
-type NeighbourIndex = { byWord: Map<string, number[]>; norms: Float64Array; wordIndex: Map<string, number> };
+type NeighbourIndex = { index: CosineIndex; wordIndex: Map<string, number> };
 const neighbourIndexes = new WeakMap<Neighbours, NeighbourIndex>();
 
 function neighbourIndex(n: Neighbours): NeighbourIndex {
   let found = neighbourIndexes.get(n);
-  if (!found) {
-    const byWord = new Map<string, number[]>();
-    const norms = new Float64Array(n.lots.length);
-    n.lots.forEach((lot, i) => {
-      let sq = 0;
-      for (const w of lot.words) {
-        sq += n.idf[w]! ** 2;
-        const key = `${lot.type}|${w}`;
-        let list = byWord.get(key);
-        if (!list) byWord.set(key, (list = []));
-        list.push(i);
-      }
-      norms[i] = Math.sqrt(sq);
-    });
-    neighbourIndexes.set(n, (found = { byWord, norms, wordIndex: new Map(n.words.map((w, i) => [w, i])) }));
-  }
+  if (!found) neighbourIndexes.set(n, (found = { index: cosineIndex(n.lots, n.idf), wordIndex: new Map(n.words.map((w, i) => [w, i])) }));
   return found;
 }
 
-/** [similarity-weighted mean log price of the nearest lots of the same type, top similarity], or NaNs; `skip(i)` leaves lot i out. */
+/**
+ * [similarity-weighted mean log price of the nearest lots of the same type, top similarity], or
+ * NaNs; `skip(i)` leaves lot i out. The nearest are found rarest word first (cosine-nearest.ts):
+ * a type's ten thousand lots that share "excavator" are not all scored.
+ */
 function nearestPrice(n: Neighbours, r: ValuationInput, skip?: (i: number) => boolean): [number, number] {
-  const { byWord, norms, wordIndex } = neighbourIndex(n);
-  const type = String(r.categoryId);
-  const dots = new Map<number, number>();
+  const { index, wordIndex } = neighbourIndex(n);
+  const words: number[] = [];
+  const weights: number[] = [];
   let sq = 0;
   for (const w of titleWords(r.title)) {
     const wi = wordIndex.get(w);
     if (wi === undefined) continue;
     const idf = n.idf[wi]!;
     sq += idf * idf;
-    for (const lot of byWord.get(`${type}|${wi}`) ?? []) {
-      if (skip?.(lot)) continue;
-      dots.set(lot, (dots.get(lot) ?? 0) + idf * idf);
-    }
+    words.push(wi);
+    weights.push(idf * idf);
   }
-  if (sq === 0 || dots.size === 0) return [NaN, NaN];
-  const norm = Math.sqrt(sq);
-  const best = [...dots]
-    .map(([lot, dot]) => [lot, dot / (norm * norms[lot]!)] as const)
-    .filter(([, sim]) => sim >= MIN_SIMILARITY)
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, NEIGHBOURS);
+  if (sq === 0) return [NaN, NaN];
+  const best = nearestByCosine(index, String(r.categoryId), words, weights, Math.sqrt(sq), NEIGHBOURS, MIN_SIMILARITY, skip);
   if (best.length === 0) return [NaN, NaN];
   // only the lots nearly as near as the nearest: two shared common words must not outvote the lots that share the whole title
   const cutoff = best[0]![1] * NEAR_SHARE;

@@ -30,6 +30,8 @@ export type WatchMessageInput = {
     finalPrice: number | null;
   };
   maxPrice: number | null;
+  /** The maximum is the lot's Good limit ("now $6,400: above the Good price $6,200"). */
+  maxPriceFollowsGood?: boolean;
   appUrl: string;
   now: Date;
 };
@@ -37,9 +39,10 @@ export type WatchMessageInput = {
 /**
  * The notice's idempotency key: one message per (watch, notice kind, end time) — and per maximum
  * for price notices, so a raised maximum can be passed again. The outbox's unique key makes a
- * second message of the same notice impossible, whatever reruns or crashes happen.
+ * second message of the same notice impossible, whatever reruns or crashes happen. A maximum that
+ * follows the Good limit (`'good'`) is one key however the limit moves: its passing is told once.
  */
-export function watchMessageKey(watchId: number, kind: NoticeKind, end: Date | null, maxPrice: number | null): string {
+export function watchMessageKey(watchId: number, kind: NoticeKind, end: Date | null, maxPrice: number | 'good' | null): string {
   const endPart = end === null ? 'none' : String(Math.floor(end.getTime() / 1000));
   return kind === 'price_rise' ? `watch:${watchId}:price_rise-${maxPrice ?? 0}:${endPart}` : `watch:${watchId}:${kind}:${endPart}`;
 }
@@ -71,6 +74,11 @@ function headline(input: WatchMessageInput): { subject: string; intro: string } 
         intro: `A lot you watch closes in ${leadText(listing.auctionEndAt, now)}.`,
       };
     case 'price_rise':
+      if (input.maxPriceFollowsGood)
+        return {
+          subject: `Above the Good price: ${title}${price ? ` now ${price}` : ''}`,
+          intro: `A lot you watch is ${price ? `now ${price}: ` : ''}above the Good price ${formatUsd(input.maxPrice ?? 0)}.`,
+        };
       return {
         subject: `Price passed your maximum: ${title}${price ? ` now ${price}` : ''}`,
         intro: `The price of a lot you watch passed your maximum of ${formatUsd(input.maxPrice ?? 0)}.`,
@@ -97,7 +105,7 @@ export function renderWatchEmail(input: WatchMessageInput & { unsubscribeUrl: st
     rows.push({ label: 'Result', value: outcomeText(listing.status, listing.finalPrice, listing.fairValue, formatUsd) });
   } else {
     rows.push({ label: 'Price now', value: listing.priceUsd === null ? 'not shown' : formatUsd(listing.priceUsd) });
-    if (input.maxPrice !== null) rows.push({ label: 'Your maximum', value: formatUsd(input.maxPrice) });
+    if (input.maxPrice !== null) rows.push({ label: input.maxPriceFollowsGood ? 'Good price (bid up to)' : 'Your maximum', value: formatUsd(input.maxPrice) });
     rows.push({ label: 'Deal score', value: dealScoreText(listing.dealScore) });
   }
   rows.push({ label: 'Fair value', value: listing.fairValue === null ? 'not estimated' : formatUsd(listing.fairValue) });
@@ -134,7 +142,9 @@ export function renderWatchSms(input: WatchMessageInput): string {
     input.kind === 'reminder'
       ? `Closes in ${leadText(listing.auctionEndAt, now)}:${price}`
       : input.kind === 'price_rise'
-        ? `Over your max ${formatUsd(input.maxPrice ?? 0)}:${price}`
+        ? input.maxPriceFollowsGood
+          ? `${price ? `Now${price}: a` : 'A'}bove the Good price ${formatUsd(input.maxPrice ?? 0)}:`
+          : `Over your max ${formatUsd(input.maxPrice ?? 0)}:${price}`
         : input.kind === 'closed'
           ? outcomeText(listing.status, listing.finalPrice, listing.fairValue, formatUsd).replace(/ of \$[\d,]+$/, '')
           : 'No longer listed';

@@ -6,6 +6,7 @@
 import type { DeliveryMethod } from '../../db/schema/alerts.js';
 import type { ListingStatus } from '../../db/schema/listings.js';
 import { REMIND_BEFORE_MINUTES, type RemindBeforeMinutes } from '../../db/schema/watchlist.js';
+import type { WatchSettings } from '../shared/repositories/watchlist-repository.js';
 
 export const DEFAULT_REMIND_BEFORE: RemindBeforeMinutes = 60;
 export const MAX_WATCH_PRICE = 1_000_000_000;
@@ -24,6 +25,7 @@ export const WATCH_MESSAGES = {
   watchLimit: (max: number) => `Your free plan allows up to ${max} watched lots. Upgrade to Premium to watch more.`,
   smsPremium: 'SMS reminders are a Premium feature. Upgrade to Premium, or choose email delivery.',
   pricePremium: 'Price-rise notices are a Premium feature. Upgrade to Premium to set a maximum price.',
+  goodOrOwn: 'Choose your own maximum price or the Good price, not both.',
   phoneRequired: 'Add a mobile phone number to your profile to get SMS reminders.',
 } as const;
 
@@ -33,9 +35,11 @@ export type WatchInput = {
   remind_before_minutes?: number | string | null;
   max_price?: number | string | null;
   delivery_method?: DeliveryMethod | null;
+  /** "Remind me while the bid is under my Good price": the maximum is the lot's Good limit and follows it. */
+  follow_good_limit?: boolean | null;
 };
 
-export type WatchSettings = { remindBeforeMinutes: RemindBeforeMinutes; maxPrice: number | null; deliveryMethod: DeliveryMethod };
+export type { WatchSettings } from '../shared/repositories/watchlist-repository.js';
 
 function wholeOrNull(value: number | string | null | undefined): number | null | 'bad' {
   if (value === null || value === undefined) return null;
@@ -59,14 +63,26 @@ export function validateWatchSettings(
     else errors.remind_before_minutes = [WATCH_MESSAGES.remindBefore];
   }
   let maxPrice = base?.maxPrice ?? null;
+  let maxPriceFollowsGood = base?.maxPriceFollowsGood ?? false;
   if (input.max_price !== undefined) {
     const parsed = wholeOrNull(input.max_price);
     if (parsed === 'bad') errors.max_price = [WATCH_MESSAGES.maxPrice];
-    else maxPrice = parsed;
+    else {
+      // the buyer's own maximum (or none): it no longer follows the Good limit
+      maxPrice = parsed;
+      maxPriceFollowsGood = false;
+    }
+  }
+  if (input.follow_good_limit === true) {
+    if (input.max_price !== undefined && input.max_price !== null && input.max_price !== '') errors.follow_good_limit = [WATCH_MESSAGES.goodOrOwn];
+    maxPriceFollowsGood = true;
+  } else if (input.follow_good_limit === false && maxPriceFollowsGood) {
+    maxPriceFollowsGood = false;
+    if (input.max_price === undefined) maxPrice = null;
   }
   const deliveryMethod = input.delivery_method ?? base?.deliveryMethod ?? 'email';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, settings: { remindBeforeMinutes, maxPrice, deliveryMethod } };
+  return { ok: true, settings: { remindBeforeMinutes, maxPrice, deliveryMethod, maxPriceFollowsGood } };
 }
 
 /** A listing id from the body, or null when it is missing or not one. */
@@ -86,6 +102,9 @@ export type WatchState = {
   priceNoticeMax: number | null;
   closedNoticeAt: Date | null;
   goneNoticeAt: Date | null;
+  /** A maximum that follows the Good limit moves with every rescore: its passing is told once (priceNoticeAt). */
+  maxPriceFollowsGood?: boolean;
+  priceNoticeAt?: Date | null;
 };
 
 export type WatchedListing = { status: ListingStatus; auctionEndAt: Date | null; priceUsd: number | null };
@@ -115,7 +134,8 @@ export type WatchVerdict = {
  *   - closed (status sold/closed/withdrawn): the closing notice, once; nothing after it;
  *   - reminder: from `end − remind_before` until the end, once per end time (see reminderCovers);
  *     a lot watched with less time left than the lead is reminded at once;
- *   - price_rise (premium): the price has passed the maximum, once per maximum;
+ *   - price_rise (premium): the price has passed the maximum, once per maximum (once per lot for
+ *     a maximum that follows the Good limit: it moves on every rescore);
  *   - gone: still open GONE_AFTER_MS past its end: reported once.
  * A watch whose notices are off (`notify` false) is never due.
  */
@@ -138,7 +158,7 @@ export function evaluateWatch(watch: WatchState, listing: WatchedListing, opts: 
     watch.maxPrice !== null &&
     listing.priceUsd !== null &&
     listing.priceUsd > watch.maxPrice &&
-    watch.priceNoticeMax !== watch.maxPrice
+    (watch.maxPriceFollowsGood ? (watch.priceNoticeAt ?? null) === null : watch.priceNoticeMax !== watch.maxPrice)
   ) {
     notices.push('price_rise');
   }

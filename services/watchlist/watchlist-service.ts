@@ -38,6 +38,8 @@ export type WatchItem = ListingCard & {
   listing_status: ListingStatus;
   remind_before_minutes: RemindBeforeMinutes;
   max_price: number | null;
+  /** The maximum is the lot's Good limit and follows it when the lot is rescored (false: the buyer's own, or none). */
+  max_price_follows_good: boolean;
   delivery_method: DeliveryMethod;
   notify: boolean;
   watched_at: string;
@@ -102,15 +104,25 @@ export class WatchlistService {
       if (!toE164((await findUserById(this.db, userId))?.phone)) throw ValidationError.field('delivery_method', WATCH_MESSAGES.phoneRequired);
     }
     if (settings.maxPrice !== null && settings.maxPrice !== (base?.maxPrice ?? null) && !plan.priceRiseNotices) throw forbidden(WATCH_MESSAGES.pricePremium);
+    if (settings.maxPriceFollowsGood && !base?.maxPriceFollowsGood && !plan.priceRiseNotices) throw forbidden(WATCH_MESSAGES.pricePremium);
+  }
+
+  /** A maximum that follows the Good limit is the lot's Good limit now (null while no bid can be Good). */
+  private withGoodLimit(settings: WatchSettings, listing: { goodBidLimit: number | null }): WatchSettings {
+    return settings.maxPriceFollowsGood ? { ...settings, maxPrice: listing.goodBidLimit } : settings;
   }
 
   async create(userId: number, input: WatchInput): Promise<WatchItem> {
     const listingId = parseListingId(input.listing_id);
-    const settings = this.validate(input);
+    const plan = await entitlementsOf(this.db, userId);
+    // The maximum defaults to the lot's Good limit where the plan has price notices, unless the
+    // buyer gives their own (or none, or declines it).
+    const byDefault = plan.priceRiseNotices && input.max_price === undefined && (input.follow_good_limit ?? null) === null;
+    const validated = this.validate(byDefault ? { ...input, follow_good_limit: true } : input);
     if (listingId === null) throw ValidationError.field('listing_id', WATCH_MESSAGES.listingRequired);
     const listing = await findWatchableListing(this.db, listingId);
     if (!listing) throw notFound();
-    const plan = await entitlementsOf(this.db, userId);
+    const settings = this.withGoodLimit(validated, listing);
     await this.assertPlan(userId, plan, settings);
     const now = new Date();
     const dueAt = firstDueAt(freshState(settings), listing, { priceRiseNotices: plan.priceRiseNotices, now });
@@ -124,11 +136,11 @@ export class WatchlistService {
     const existing = await findUserWatch(this.db, userId, listingId);
     if (!existing) throw notFound();
     const base = settingsOf(existing);
-    const settings = this.validate(input, base);
     const plan = await entitlementsOf(this.db, userId);
-    await this.assertPlan(userId, plan, settings, base);
     const listing = await findWatchableListing(this.db, listingId);
     if (!listing) throw notFound();
+    const settings = this.withGoodLimit(this.validate(input, base), listing);
+    await this.assertPlan(userId, plan, settings, base);
     const notify = input.notify ?? existing.notify;
     // A new lead or maximum re-arms what it governs; the dispatcher decides from the new state.
     const dueAt = firstDueAt({ ...existing, ...settings, notify }, listing, { priceRiseNotices: plan.priceRiseNotices, now: new Date() });
@@ -164,7 +176,7 @@ export class WatchlistService {
 }
 
 function settingsOf(row: WatchRow): WatchSettings {
-  return { remindBeforeMinutes: row.remindBeforeMinutes, maxPrice: row.maxPrice, deliveryMethod: row.deliveryMethod };
+  return { remindBeforeMinutes: row.remindBeforeMinutes, maxPrice: row.maxPrice, deliveryMethod: row.deliveryMethod, maxPriceFollowsGood: row.maxPriceFollowsGood };
 }
 
 function freshState(settings: WatchSettings) {
@@ -181,6 +193,7 @@ function toItem(r: WatchListRow, card: ListingCard): WatchItem {
     listing_status: r.status,
     remind_before_minutes: r.remindBeforeMinutes,
     max_price: r.maxPrice,
+    max_price_follows_good: r.maxPriceFollowsGood,
     delivery_method: r.deliveryMethod,
     notify: r.notify,
     watched_at: r.createdAt.toISOString(),

@@ -29,7 +29,7 @@ const procs: Proc[] = [];
 /** What the image holds (the Dockerfile's COPY lines), owned by root and without any write bit. */
 function readOnlyCopy(): string {
   const root = mkdtempSync(path.join(os.tmpdir(), 'deal-radar-image-'));
-  for (const entry of ['package.json', 'tsconfig.json', 'services', 'db', 'scripts']) cpSync(path.join(repo, entry), path.join(root, entry), { recursive: true });
+  for (const entry of ['package.json', 'tsconfig.json', 'services', 'db', 'scripts', 'docs']) cpSync(path.join(repo, entry), path.join(root, entry), { recursive: true });
   // The web app is optional to the API (it serves it when built).
   if (existsSync(path.join(repo, 'web/dist'))) cpSync(path.join(repo, 'web/dist'), path.join(root, 'web/dist'), { recursive: true });
   symlinkSync(path.join(repo, 'node_modules'), path.join(root, 'node_modules'));
@@ -107,6 +107,9 @@ describe('each entry point as an unprivileged user in a read-only tree', () => {
     // The API first: it applies the migrations the workers then find done.
     const api = await start('api');
     expect(await healthy(api)).toMatchObject({ status: 'ok', database: 'ok', queue: 'ok', queue_backend: 'redis' });
+    // The buyer's help page every deal page links to is in the image (the Dockerfile copies docs/).
+    const help = await fetch(api.healthUrl.replace('/api/health/', '/docs/deal-score.md'));
+    expect(help.status).toBe(200);
     const workers = await Promise.all(ENTRY_POINTS.filter((n) => n !== 'api').map((n) => start(n)));
     for (const worker of workers) {
       expect(await healthy(worker), worker.name).toMatchObject({ status: 'ok', database: 'ok', queue: 'ok', services: [worker.name] });

@@ -5,9 +5,13 @@
  * by time left) and changes a reminder → the scheduler's watch tick sends the reminder of the lot
  * closing within the hour, read in the outbox → the lot closes and the Watchlist shows its final
  * price beside our fair value. The Watchlist is shot and axe-scanned in both themes.
+ * Bid limits (issue 38): a lot scored by the scorer's own path shows its price bar and "Bid up to"
+ * line on the deal page (phone width, both themes, axe), a Premium buyer watches it with the Good
+ * limit as the default maximum, then values a machine on What is it worth (/value).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +24,12 @@ import { insertListings, insertSource } from '../support/listing-fixtures.js';
 import { waitFor } from '../support/wait.js';
 import { launchChromium, screenshotPath, startWebStack, type WebStack } from '../support/web-stack.js';
 import { registerUser, STRONG_PASSWORD } from '../support/accounts.js';
+import { importSalesCommand } from '../../scripts/cli/import-sales-command.js';
+import { ModelStore } from '../../services/scorer/model-store.js';
+import { scoreAndWrite } from '../../services/scorer/score-batch.js';
+import { trainAndStoreModel } from '../../services/scorer/train-model.js';
+import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.js';
+import { makePremium, premiumEnv } from '../support/premium.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -48,9 +58,11 @@ let context: BrowserContext;
 let services: ServiceHandle[] = [];
 let lots: Array<{ id: number; slug: string; title: string; externalId: string }>;
 let source: { id: number; name: string };
+let stripe: FakeStripe;
 
 beforeAll(async () => {
-  stack = await startWebStack();
+  stripe = await startFakeStripe();
+  stack = await startWebStack({ env: premiumEnv(stripe) });
   const db = stack.ctx.database.db;
   source = await insertSource(db, 'watchsite', 'Watch Site');
   const MIN = 60_000;
@@ -70,6 +82,7 @@ afterAll(async () => {
   await browser?.close().catch(() => {});
   for (const s of services.reverse()) await s.stop();
   await stack?.close();
+  await stripe?.close();
 });
 
 describe('watchlist journey', () => {
@@ -100,7 +113,7 @@ describe('watchlist journey', () => {
     const open = page.getByTestId('watched-open');
     await expect.poll(() => open.count()).toBe(2);
     expect(await open.first().textContent()).toContain('Caterpillar 320F');
-    const dozerReminder = page.getByLabel('Remind me').nth(1);
+    const dozerReminder = page.getByLabel('Remind me', { exact: true }).nth(1);
     expect(await dozerReminder.inputValue()).toBe('60');
     await dozerReminder.selectOption('1440');
     await page.getByText('Reminder updated').first().waitFor();
@@ -132,4 +145,75 @@ describe('watchlist journey', () => {
       return found.length === 1 ? found : undefined;
     }, 30_000, 'the closing e-mail to be sent');
   }, 120_000);
+
+  it('bid limits: the deal page\u2019s price bar and line (phone width, both themes), watched with the Good limit, then What is it worth', async () => {
+    const db = stack.ctx.database.db;
+    expect(await importSalesCommand.run(stack.ctx, ['--format', 'fastiron', path.resolve(process.env.SHARED_DIR ?? '../shared', 'data/bulldozers/Train_first10931rows.csv.gz')])).toBe(0);
+    await trainAndStoreModel(db, { params: { trees: 60, learningRate: 0.15 } });
+    const [lot] = await insertListings(db, source, [
+      { title: '2002 Caterpillar 416D backhoe', categoryId: 4, make: 'Caterpillar', model: '416D', year: 2002, hours: 4000, state: 'TX', currentBid: 2_000, buyersPremiumPct: 10, bidCount: 4, auctionEndAt: new Date(Date.now() + 10 * 3_600_000) },
+    ]);
+    // scored as the scorer scores: the limits are stored with the score
+    await scoreAndWrite(stack.ctx, new ModelStore(db), [lot!.id]);
+    const detail = (await stack.app.inject({ method: 'GET', url: `/api/auctions/detail/${lot!.id}/` })).json().data;
+    const limits = detail.bid_limits;
+    expect(limits.good).toBeGreaterThan(2_000);
+    expect(limits.excellent).toBeGreaterThan(0);
+
+    const user = await registerUser(stack.app);
+    await makePremium(stack.app, stripe, user.access_token);
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: stack.url });
+    await phone.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
+    const page = await phone.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(user.user.email);
+    await page.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/dashboard');
+
+    // The deal page: the line, the bar's four bands in dollars, the current bid marked in its band.
+    await page.goto(`/deal/${lot!.slug}`);
+    const card = page.getByTestId('bid-limits');
+    await card.waitFor();
+    const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
+    expect(await page.getByTestId('bid-limits-line').textContent()).toBe(`Bid up to ${usd(limits.good)} for a Good deal (19 in 20 similar machines sold for more); ${usd(limits.excellent)} for Excellent`);
+    expect(await page.getByTestId('band-poor').textContent()).toContain(`${usd(limits.poor)}+`);
+    expect(await page.getByTestId('band-good').textContent()).toContain(`${usd(limits.excellent + 1)}–${usd(limits.good)}`);
+    expect(await page.getByTestId('band-excellent').textContent()).toContain(`up to ${usd(limits.excellent)}`);
+    expect(await page.getByTestId('band-excellent').getByTestId('bar-current').textContent()).toContain('now $2,000');
+    // nothing wider than the phone's screen
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await accessible(page, 'deal-bid-limits-phone');
+
+    // Watched with the default: the Good limit is the maximum, and follows it.
+    await page.getByRole('button', { name: /^Watch: / }).first().click();
+    await page.getByRole('button', { name: /^Stop watching: / }).first().waitFor();
+    await page.goto('/watchlist');
+    const good = page.getByTestId('watch-good-price');
+    await good.waitFor();
+    expect(await good.textContent()).toBe(`Remind me while the bid is under my Good price: ${usd(limits.good)}`);
+    expect(await good.getByRole('checkbox').isChecked()).toBe(true);
+    const [row] = (await db.execute(sql`SELECT max_price::float8 AS m, max_price_follows_good AS f FROM watched_lots WHERE listing_id = ${lot!.id}`)) as unknown as Array<{ m: number; f: boolean }>;
+    expect(row).toEqual({ m: limits.good, f: true });
+
+    // What is it worth, from the navigation: a machine that is not listed.
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('link', { name: 'What is it worth' }).first().click();
+    await page.getByRole('heading', { name: 'What is it worth?' }).waitFor();
+    await page.getByLabel('Equipment type').selectOption({ label: 'Backhoe Loaders' });
+    await page.getByLabel('Make').fill('Caterpillar');
+    await page.getByLabel('Model').fill('416D');
+    await page.getByLabel('Year').fill('2002');
+    await page.getByLabel('Hours').fill('4000');
+    await page.getByLabel('ZIP code').fill('75201');
+    await page.getByRole('button', { name: 'Value it' }).click();
+    const estimate = page.getByTestId('estimate');
+    await estimate.waitFor();
+    const api = (await stack.app.inject({ method: 'GET', url: '/api/valuation/estimate/?category=4&make=Caterpillar&model=416D&year=2002&hours=4000&zip=75201', remoteAddress: '10.9.9.9' })).json().data;
+    expect(await page.getByTestId('estimate-fair-value').textContent()).toBe(usd(api.valuation.fair_value));
+    expect(await estimate.getByTestId('bid-limits-line').textContent()).toBe(api.bid_limits.line);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await accessible(page, 'value-phone');
+    await phone.close();
+  }, 480_000);
 });

@@ -48,7 +48,7 @@ describe('alerts API', () => {
   it('creates, lists, changes and deletes alerts with the PRODUCT.md fields', async () => {
     const user = await registerUser(app);
     const created = await call(user, 'POST', '/api/alerts/', {
-      equipment_type: 'Excavators', price_min: 20000, price_max: '60000', state: 'TX', condition: 'Good', delivery_method: 'email', unknown_field: 1,
+      equipment_type: 'Excavators', price_min: 20000, price_max: '60000', state: 'TX', condition: 'Good', delivery_method: 'email',
     });
     expect(created.statusCode).toBe(201);
     const alert = created.json().data;

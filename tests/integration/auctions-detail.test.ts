@@ -94,6 +94,8 @@ describe('GET /api/auctions/detail/{id}/', () => {
           { title: '2019 John Deere 310SL', price: 71000, original_price: 64500, adjusted_price: 71000, sold_at: '2025-11-12', source: 'crawl:purplewave', url: 'https://purplewave.example/lot/9' },
         ],
       },
+      // a sold lot has no bid limits (they are for open lots: tests/integration/bid-limits.test.ts)
+      bid_limits: null,
       price_history: [
         { observed_at: '2026-01-09T10:00:00.000Z', price: 60000 },
         { observed_at: '2026-01-10T10:00:00.000Z', price: 45000 },

@@ -89,6 +89,8 @@ describe('GET /api/auctions/list/', () => {
         category: { id: 1, name: 'Excavators' },
         auction_site: { id: source!.id, name: 'IronPlanet' },
         original_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1\/ironplanet\/lot\//),
+        // stored with the score by the scorer (none here: this lot was never scored by it)
+        good_bid_limit: null,
       });
     });
 

@@ -53,10 +53,15 @@ describe('POST /api/auth/register/', () => {
     expect(blank.user).toMatchObject({ phone: '', city: '', address: '' });
   });
 
-  it('ignores unknown fields', async () => {
-    const res = await register(registrationPayload({ is_staff: true, id: 999, plan: 'enterprise' }));
-    expect(res.statusCode).toBe(201);
-    expect(res.json().user.id).not.toBe(999);
+  it('refuses unknown fields, naming each, and creates no account (issue 40)', async () => {
+    const payload = registrationPayload();
+    const res = await register({ ...payload, is_staff: true, id: 999, plan: 'enterprise' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ is_staff: ['is_staff: unknown field.'], id: ['id: unknown field.'], plan: ['plan: unknown field.'], detail: 'is_staff: unknown field.' });
+    // The address is still free: nothing was created.
+    const clean = await register(payload);
+    expect(clean.statusCode, clean.body).toBe(201);
+    expect(clean.json().user.id).not.toBe(999);
   });
 
   it('names every missing required field', async () => {

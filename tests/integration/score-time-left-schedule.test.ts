@@ -1,7 +1,8 @@
 /**
- * The time-left rescore: an open auction priced under its fair value is rescored once its time
- * left has shrunk by more than a fifth since its last score — and nothing else is. A tick only
- * enqueues, and two schedulers firing the same tick add each job once.
+ * The time-left rescore: an open auction priced under its fair value, or carrying bid limits (they
+ * rise as the close nears), is rescored once its time left has shrunk by more than a fifth since
+ * its last score — and nothing else is. A tick only enqueues, and two schedulers firing the same
+ * tick add each job once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEDULES } from '../../services/scheduler/schedules.js';
@@ -31,7 +32,7 @@ describe('score-time-left schedule', () => {
     const at = (ms: number) => new Date(now.getTime() + ms);
     const source = await insertSource(ctx.database.db);
     const under = { status: 'open' as const, priceUsd: 20_000, fairValue: 40_000, dealScore: 560 };
-    const [tenDaysStale, tenDaysFresh, aboveValue, ended, neverScored, lastHourStale, lastHourFresh, closed] = await insertListings(
+    const [tenDaysStale, tenDaysFresh, aboveValue, ended, neverScored, lastHourStale, lastHourFresh, closed, limited] = await insertListings(
       ctx.database.db,
       source,
       [
@@ -51,16 +52,20 @@ describe('score-time-left schedule', () => {
         { title: 'g', ...under, auctionEndAt: at(HOUR), scoredAt: at(-10 * 60_000) },
         // closed at the source
         { title: 'h', ...under, status: 'closed', auctionEndAt: at(HOUR), scoredAt: at(-DAY) },
+        // priced over fair value but with bid limits worked out days ago: they rise as the close nears → due
+        { title: 'i', ...under, priceUsd: 50_000, auctionEndAt: at(2 * HOUR), scoredAt: at(-3 * DAY), goodBidLimit: null,
+          bidLimits: { excellent: null, good: null, market: 36_363, poor: 52_000, premium_rate: 0.1, hours_left: 74, at_most: 'fair', reachable_hours_left: { excellent: 16.8, good: 26.6 } } },
       ],
     );
     void [tenDaysFresh, aboveValue, ended, neverScored, lastHourFresh, closed];
 
-    expect(await enqueueTimeRescores(ctx, '202611210900', now)).toBe(2);
-    expect(await enqueueTimeRescores(ctx, '202611210900', now)).toBe(2); // a second scheduler, same tick
+    expect(await enqueueTimeRescores(ctx, '202611210900', now)).toBe(3);
+    expect(await enqueueTimeRescores(ctx, '202611210900', now)).toBe(3); // a second scheduler, same tick
     const jobs = await ctx.queues.queue('score').getJobs(['waiting', 'delayed', 'prioritized']);
     expect(jobs.map((j) => j.data).sort((a, b) => a.listingId - b.listingId)).toEqual([
       { listingId: tenDaysStale!.id, reason: 'rescore', version: 'time-202611210900' },
       { listingId: lastHourStale!.id, reason: 'rescore', version: 'time-202611210900' },
+      { listingId: limited!.id, reason: 'rescore', version: 'time-202611210900' },
     ]);
   });
 });

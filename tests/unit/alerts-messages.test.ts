@@ -224,6 +224,28 @@ describe('distance and price delivered in alert messages (issue 30)', () => {
   });
 });
 
+describe('the Good bid limit in alert messages (issue 38)', () => {
+  const limited: MessageListing = { ...listing, goodBidLimit: 48_200 };
+  it('e-mail and digest carry "Good up to $X"; without a limit nothing of it', () => {
+    expect(renderMatchEmail({ alert, listing: limited, event: 'match', appUrl: 'http://a', unsubscribeUrl: 'http://a/u', now }).text).toContain('Bid limit: Good up to $48,200 (before premium)');
+    const digest = renderDigestEmail({ alert, items: [{ event: 'match', listing: limited }], day: '2026-11-21', appUrl: 'http://a', unsubscribeUrl: 'http://a/u', now });
+    expect(digest.text).toContain('   Bid limit: Good up to $48,200 (before premium)\n');
+    expect(renderMatchEmail({ alert, listing, event: 'match', appUrl: 'http://a', unsubscribeUrl: 'http://a/u', now }).text).not.toContain('Good up to');
+  });
+  it('SMS: "Good up to $X" within one GSM-7 segment, however long the title and criteria', () => {
+    expect(renderMatchSms({ alert, listing: limited, event: 'match', appUrl: 'https://dealradar.example', now })).toContain('Good up to $48,200');
+    for (let i = 0; i < 100; i++) {
+      const title = `${randomBytes(1 + (i % 90)).toString('base64')} “Mini” – 36″`;
+      const delivered = i % 2 ? { zip: '50309', distanceMiles: 3 + i * 31.7, precision: 'zip' as const, premium: 4500, haulLow: 800, haulHigh: 2500, totalLow: 1_000_000 + i, totalHigh: 2_250_000 + i } : null;
+      const sms = renderMatchSms({ alert: { ...alert, keywords: 'x'.repeat(200) }, listing: { ...limited, title, id: 2_000_000_000, goodBidLimit: 1_000_000 + i, delivered }, event: 'price_drop', appUrl: 'https://dealradar.example', now });
+      expect(sms.length).toBeLessThanOrEqual(SMS_MAX_LENGTH);
+      expect(sms).toContain(`Good up to $${(1_000_000 + i).toLocaleString('en-US')}`);
+    }
+    const digestSms = renderDigestSms({ alert, items: [{ event: 'match', listing: limited }], appUrl: 'https://dealradar.example' });
+    expect(digestSms).toBe('Deal Radar: 1 new Excavators match today. Top: CAT 320D Excavator $45,000, Good up to $48,200 https://dealradar.example/alerts');
+  });
+});
+
 describe('unsubscribe tokens', () => {
   const key = unsubscribeKey('a-secret-that-is-long-enough-for-tests-0123');
   it('verify only for the alert they were signed for, under the same key', () => {

@@ -18,6 +18,7 @@ const card: ListingCard = {
   category: { id: 1, name: 'Excavators' },
   auction_site: { id: 3, name: 'West Auctions' },
   original_url: 'https://example.test/lot/7?x=1&y=2',
+  good_bid_limit: 6200,
 };
 const nullCard: ListingCard = { ...card, id: 8, year: null, price: null, current_price: 900, deal_score: null, location: null, auction_end_date: null, first_image: 'https://img.test/1.jpg' };
 const list = { data: { items: [card, nullCard], pagination: { current_page: 1, total_pages: 1, total_count: 2, has_next: false, has_previous: false } } };
@@ -29,6 +30,7 @@ const detail: { data: DealDetail } = {
     original_url: 'u', status: 'open', bid_count: 0, category: { id: 1, name: 'c' }, auction_site: { id: 2, name: 's' },
     deal_score: null, deal_level: null, score_reason: 'Not enough sales of this type yet', year: null, hours: 1200, condition: null,
     valuation: { as_of: '2026-11-25', market_as_of: '2023-05', fair_value: 1, low: null, high: 2, confidence: 0.5, claim: '$1 — about 60% under similar sales; 99 in 100 sold for more', note: null, comparables: [{ title: 'x', price: 1.5, original_price: 1, adjusted_price: 1.5, sold_at: '2024-01-01', source: 'f', url: null }] },
+    bid_limits: null,
     price_history: [{ observed_at: '2026-01-01T00:00:00.000Z', price: null }],
   },
 };

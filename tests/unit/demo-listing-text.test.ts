@@ -119,6 +119,11 @@ describe('the demo catalog\'s descriptions', () => {
     expect(faulty.slice(0, 5)).toEqual([]);
     // each opens with the machine its title names
     expect(fastIron.filter((m) => !m.description.startsWith([m.year, m.make, m.model].filter(Boolean).join(' ')))).toEqual([]);
+    // the Ritchie Bros. machines (2010s–2020s) are written up the same way
+    const rb = catalog.filter((m) => m.origin === 'rbauction');
+    expect(rb.length).toBeGreaterThan(1000);
+    expect(rb.map((m) => ({ id: m.recordId, faults: listingFaults(m.description) })).filter((r) => r.faults.length > 0).slice(0, 5)).toEqual([]);
+    expect(rb.filter((m) => !m.description.startsWith(`${m.year} ${m.make} ${m.model} `))).toEqual([]);
 
     const auction = new DemoAuction(catalog, { seed: 42, lots: 120, speed: 0, startedAt: Date.UTC(2026, 10, 26), publishedShare: 1 });
     const view = auction.visible().find((v) => v.lot.machine.origin === 'fastiron' && v.lot.machine.hours !== null && v.lot.machine.year !== null)!;

@@ -25,7 +25,7 @@ const row: DetailRow = {
   firstImageUrl: 'https://img/1.jpg', imageCount: 3, categoryId: 1, categoryName: 'Excavators', sourceId: 2, sourceName: 'IronPlanet',
   originalUrl: 'https://site/lot/1', description: '<p>Clean &amp; ready</p><script>alert(1)</script>', hours: 5400, condition: 'Good',
   status: 'open', bidCount: 4, fairValue: null, valueLow: null, valueHigh: null, valuationConfidence: null, comparables: null,
-  scoreReason: null, valuationAsOf: null, lat: 29.7604, lon: -95.3698, geoPrecision: 'city', buyersPremiumPct: null,
+  scoreReason: null, valuationAsOf: null, lat: 29.7604, lon: -95.3698, geoPrecision: 'city', buyersPremiumPct: null, goodBidLimit: null, bidLimits: null, scoredAt: null,
 };
 
 describe('searchWords', () => {
@@ -127,7 +127,7 @@ describe('cards and details', () => {
     expect(toCard(row)).toEqual({
       id: 7, slug: 'cat-320-l000000001', make_model: 'Caterpillar 320FL', year: 2016, price: 85000, current_price: 85000, deal_score: 801,
       currency: 'USD', location: 'Houston, TX', auction_end_date: '2030-06-01T12:30:00.000Z', first_image: 'https://img/1.jpg', image_count: 3,
-      category: { id: 1, name: 'Excavators' }, auction_site: { id: 2, name: 'IronPlanet' }, original_url: 'https://site/lot/1',
+      category: { id: 1, name: 'Excavators' }, auction_site: { id: 2, name: 'IronPlanet' }, original_url: 'https://site/lot/1', good_bid_limit: null,
     });
   });
 

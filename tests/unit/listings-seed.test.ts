@@ -23,7 +23,7 @@ describe('benchmark seeder', () => {
     expect(lotLine(42, templates, sources, 1, now)).toBe(a);
     expect(lotLine(43, templates, sources, 1, now)).not.toBe(a);
     const fields = a.replace(/\n$/, '').split('\t');
-    expect(fields).toHaveLength(32);
+    expect(fields).toHaveLength(33);
     expect(fields[0]).toBe('3');
     expect(fields[1]).toBe('lot-42');
     expect(fields[2]).toMatch(/-l[0-9a-z]{9}$/);
@@ -36,5 +36,11 @@ describe('benchmark seeder', () => {
     // a synthetic fair value for a scored, priced lot (null otherwise) and a stated premium or none
     expect(fields[30] === '\\N' ? score === '\\N' || fields[18] === '\\N' : Number(fields[30]) > 0).toBe(true);
     expect(['\\N', '10', '12.5', '15']).toContain(fields[31]);
+    // an open lot with a fair value has a Good bid limit under it (cards carry it)
+    const lines = Array.from({ length: 200 }, (_, i) => lotLine(i, templates, sources, 1, now).replace(/\n$/, '').split('\t'));
+    const limited = lines.filter((f) => f[32] !== '\\N');
+    expect(limited.length).toBeGreaterThan(50);
+    for (const f of limited) expect(Number(f[32])).toBeLessThan(Number(f[30]));
+    for (const f of lines) if (f[20] !== 'open' || f[30] === '\\N') expect(f[32]).toBe('\\N');
   });
 });

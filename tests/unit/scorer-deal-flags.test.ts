@@ -23,7 +23,7 @@ const test = sales.slice(600);
 const { model } = trainFairValueModel(train, { params: { trees: 150, learningRate: 0.1 }, members: 1 });
 
 const score = (dealScore: number | null): ListingScore => ({
-  dealScore, fairValue: dealScore === null ? null : 1, valueLow: null, valueHigh: null, valuationConfidence: null, comparables: null, asOf: null, reasonText: null, reason: dealScore === null ? 'no-price' : 'scored',
+  dealScore, fairValue: dealScore === null ? null : 1, valueLow: null, valueHigh: null, valuationConfidence: null, comparables: null, asOf: null, reasonText: null, reason: dealScore === null ? 'no-price' : 'scored', bidLimits: null,
 });
 
 describe('deal-flag evaluation', () => {

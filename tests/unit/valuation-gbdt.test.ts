@@ -155,4 +155,25 @@ describe('gradient-boosted trees', () => {
     expect(report.validLoss.length).toBeLessThan(500);
     expect(model.treeCount).toBe(report.bestIteration);
   });
+
+  it('training tracks its losses in bin space exactly as the model predicts from raw values (sampled rows, unseen rows, validation rows)', () => {
+    const random = seededRandom(21);
+    const n = 900;
+    const a = Array.from({ length: n }, () => (random() < 0.1 ? NaN : random() * 100));
+    const c = Array.from({ length: n }, () => (random() < 0.05 ? NaN : Math.floor(random() * 30)));
+    const flat = Array.from({ length: n }, () => 7); // one value: never split on
+    const y = Float64Array.from(a.map((v, i) => (Number.isNaN(v) ? 3 : v / 10) + (Number.isNaN(c[i]!) ? 2 : c[i]! % 5) + random()));
+    const features: FeatureSpec[] = [{ name: 'a', kind: 'numeric' }, { name: 'c', kind: 'categorical' }, { name: 'flat', kind: 'numeric' }];
+    const train = matrix([a.slice(0, 700), c.slice(0, 700), flat.slice(0, 700)]);
+    // validation rows with values between the training bins' edges, unseen codes and missing values
+    const valid = { x: matrix([a.slice(700).map((v, i) => (i % 4 === 0 ? v + 0.01 : v)), c.slice(700).map((v, i) => (i % 6 === 0 ? 99 : v)), flat.slice(700)]), y: y.slice(700) };
+    const mse = (p: Float64Array, t: Float64Array) => p.reduce((s, v, i) => s + (v - t[i]!) ** 2, 0) / t.length;
+    const { model, report } = trainGbdt(features, train, y.slice(0, 700), { trees: 60, subsample: 0.7, colsample: 0.7, earlyStoppingRounds: 1000 }, valid);
+    expect(model.treeCount).toBe(report.bestIteration);
+    expect(report.validLoss[report.bestIteration - 1]).toBeCloseTo(mse(model.predict(valid.x), valid.y), 12);
+    const all = trainGbdt(features, train, y.slice(0, 700), { trees: 40, subsample: 0.7, colsample: 0.7 });
+    expect(report.trainLoss.slice(0, 40)).toEqual(all.report.trainLoss);
+    expect(all.report.trainLoss[39]).toBeCloseTo(mse(all.model.predict(train), y.slice(0, 700)), 12);
+    expect(all.model.data.trees.every((tree) => !tree.feature.includes(2))).toBe(true);
+  });
 });

@@ -31,7 +31,7 @@ const open = (endMinutes: number, price = 30_000): WatchedListing => ({ status: 
 
 describe('watch settings', () => {
   it('defaults to a 1-hour reminder by e-mail and accepts only the four leads', () => {
-    expect(validateWatchSettings({})).toEqual({ ok: true, settings: { remindBeforeMinutes: 60, maxPrice: null, deliveryMethod: 'email' } });
+    expect(validateWatchSettings({})).toEqual({ ok: true, settings: { remindBeforeMinutes: 60, maxPrice: null, deliveryMethod: 'email', maxPriceFollowsGood: false } });
     for (const lead of [15, 60, 180, 1440, '180']) expect(validateWatchSettings({ remind_before_minutes: lead }).ok).toBe(true);
     for (const lead of [0, 30, 61, -15, 'soon', 1e9]) expect(validateWatchSettings({ remind_before_minutes: lead }).ok).toBe(false);
   });
@@ -39,9 +39,19 @@ describe('watch settings', () => {
     expect(validateWatchSettings({ max_price: '$41,000' })).toMatchObject({ settings: { maxPrice: 41_000 } });
     expect(validateWatchSettings({ max_price: 'lots' }).ok).toBe(false);
     expect(validateWatchSettings({ max_price: -1 }).ok).toBe(false);
-    const base = { remindBeforeMinutes: 15 as const, maxPrice: 5000, deliveryMethod: 'sms' as const };
+    const base = { remindBeforeMinutes: 15 as const, maxPrice: 5000, deliveryMethod: 'sms' as const, maxPriceFollowsGood: false };
     expect(validateWatchSettings({}, base)).toEqual({ ok: true, settings: base });
     expect(validateWatchSettings({ max_price: null }, base)).toMatchObject({ settings: { maxPrice: null, remindBeforeMinutes: 15 } });
+  });
+  it('follows the Good limit until the buyer sets their own maximum (issue 38)', () => {
+    const following = { remindBeforeMinutes: 60 as const, maxPrice: 6200, deliveryMethod: 'email' as const, maxPriceFollowsGood: true };
+    expect(validateWatchSettings({ follow_good_limit: true })).toMatchObject({ settings: { maxPriceFollowsGood: true } });
+    // a PATCH of the lead keeps it following; the buyer's own price ends it; declining it clears the maximum
+    expect(validateWatchSettings({ remind_before_minutes: 15 }, following)).toMatchObject({ settings: { maxPriceFollowsGood: true, maxPrice: 6200 } });
+    expect(validateWatchSettings({ max_price: 7000 }, following)).toMatchObject({ settings: { maxPriceFollowsGood: false, maxPrice: 7000 } });
+    expect(validateWatchSettings({ follow_good_limit: false }, following)).toMatchObject({ settings: { maxPriceFollowsGood: false, maxPrice: null } });
+    // both at once is a question the buyer must answer
+    expect(validateWatchSettings({ follow_good_limit: true, max_price: 7000 })).toMatchObject({ ok: false, errors: { follow_good_limit: [expect.any(String)] } });
   });
 });
 
@@ -72,6 +82,21 @@ describe('which notices are due', () => {
     expect(evaluateWatch({ ...w, priceNoticeMax: 40_000 }, open(600, 45_000), { priceRiseNotices: true, now: T0 }).notices).toEqual([]);
     // A raised maximum is armed again.
     expect(evaluateWatch({ ...w, maxPrice: 44_000, priceNoticeMax: 40_000 }, open(600, 45_000), { priceRiseNotices: true, now: T0 }).notices).toEqual(['price_rise']);
+  });
+  it('tells once when the bid passes a maximum that follows the Good limit, however the limit moves', () => {
+    const w = watch({ maxPrice: 6_200, maxPriceFollowsGood: true });
+    expect(evaluateWatch(w, open(600, 6_200), { priceRiseNotices: true, now: T0 }).notices).toEqual([]);
+    expect(evaluateWatch(w, open(600, 6_400), { priceRiseNotices: true, now: T0 }).notices).toEqual(['price_rise']);
+    // told: a rescore moving the limit (6,200 → 6,100) does not tell again
+    expect(evaluateWatch({ ...w, maxPrice: 6_100, priceNoticeMax: 6_200, priceNoticeAt: T0 }, open(600, 6_400), { priceRiseNotices: true, now: T0 }).notices).toEqual([]);
+    expect(watchMessageKey(7, 'price_rise', at(60), 'good')).toBe(`watch:7:price_rise-good:${at(60).getTime() / 1000}`);
+  });
+  it('says "now $6,400: above the Good price $6,200" by e-mail and in one SMS segment', () => {
+    const input = { kind: 'price_rise' as const, watchId: 7, listing: { id: 42, slug: 'cat-988b', title: 'Caterpillar 988B wheel loader '.repeat(6), status: 'open' as const, priceUsd: 6_400, dealScore: 520, fairValue: 9_775, auctionEndAt: at(600), finalPrice: null }, maxPrice: 6_200, maxPriceFollowsGood: true, appUrl: 'http://app', now: T0 };
+    expect(renderWatchEmail({ ...input, unsubscribeUrl: 'http://app/u?t=1' }).text).toContain('now $6,400: above the Good price $6,200');
+    const sms = renderWatchSms(input);
+    expect(sms).toContain('Now $6,400: above the Good price $6,200');
+    expect(sms.length).toBeLessThanOrEqual(160);
   });
   it('reports the close once, and a lot that vanished once', () => {
     const closed: WatchedListing = { status: 'sold', auctionEndAt: at(-5), priceUsd: 41_000 };

@@ -12,14 +12,19 @@ function fieldOf(instancePath: string, context: string | undefined): string {
   return context === 'body' ? 'non_field_errors' : (context ?? 'non_field_errors');
 }
 
-export function toValidationError(err: FastifyError & { validation: { instancePath: string; message?: string }[] }): ValidationError {
+/** Validation issues as the contract's fields: `{"page": ["page: must be at least 1."]}`. */
+export function validationFields(issues: ReadonlyArray<{ instancePath: string; message?: string }>, context: string | undefined): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
-  for (const issue of err.validation) {
-    const field = fieldOf(issue.instancePath, err.validationContext);
+  for (const issue of issues) {
+    const field = fieldOf(issue.instancePath, context);
     const message = issue.message ?? 'Invalid value.';
     (fields[field] ??= []).push(field === 'non_field_errors' ? message : `${field}: ${message}`);
   }
-  return new ValidationError(fields);
+  return fields;
+}
+
+export function toValidationError(err: FastifyError & { validation: { instancePath: string; message?: string }[] }): ValidationError {
+  return new ValidationError(validationFields(err.validation, err.validationContext));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

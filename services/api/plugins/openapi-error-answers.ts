@@ -8,9 +8,15 @@
  *   429 — it has a rate limit (`config.rateLimit`).
  * A route's own declaration wins. This touches the document only: responses are still
  * serialized by the route's own schemas.
+ *
+ * It also says what strict-input.ts enforces: a closed body object (a `z.object`) carries
+ * `additionalProperties: false` (zod leaves it out of input schemas), and an operation whose
+ * query string is closed says in its description that an unknown parameter is a 400.
  */
 import type { RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { ZodType } from 'zod';
+import { isClosedObject } from './strict-input.js';
 
 type JsonSchema = Record<string, unknown>;
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
@@ -20,7 +26,7 @@ const detailOnly = { type: 'object', properties: { detail: { type: 'string' } },
 /** The contract's error shapes (PRODUCT.md "API conventions"). */
 export const ERROR_ANSWERS: Record<'400' | '401' | '403' | '404' | '429', JsonSchema> = {
   '400': {
-    description: 'Invalid input: `{"<field>": ["…"], "detail": "…"}` (malformed JSON: `non_field_errors`)',
+    description: 'Invalid input, or a field or query parameter the route does not know (named, with a hint where a near name exists): `{"<field>": ["…"], "detail": "…"}` (malformed JSON: `non_field_errors`)',
     type: 'object',
     properties: { detail: { type: 'string' } },
     required: ['detail'],
@@ -46,11 +52,31 @@ export function errorAnswersOf(route: Pick<RouteOptions, 'method' | 'config' | '
   return codes;
 }
 
+export const UNKNOWN_PARAMETERS_NOTE = 'A query parameter this route does not know is a 400 naming it (with a hint where a near name exists).';
+
+/**
+ * A body's JSON Schema with `additionalProperties: false` on each object that says nothing about
+ * other keys, as zod's `z.object` (a `z.looseObject` has `{}` there, a `z.record` its values'
+ * schema). Unions are left open, as the check leaves them; a nullable object is looked into.
+ */
+export function closeBodyObjects(json: unknown): void {
+  if (!json || typeof json !== 'object') return;
+  const node = json as JsonSchema & { properties?: Record<string, unknown>; items?: unknown; anyOf?: JsonSchema[] };
+  if (node.type === 'object' && node.properties && !('additionalProperties' in node)) node.additionalProperties = false;
+  for (const child of Object.values(node.properties ?? {})) closeBodyObjects(child);
+  closeBodyObjects(node.items);
+  const branches = (node.anyOf ?? []).filter((b) => b.type !== 'null');
+  if (branches.length === 1) closeBodyObjects(branches[0]);
+}
+
 /** @fastify/swagger's `transform`: zod schemas to JSON Schema (as before), then the error answers added. */
 export function transformWithErrorAnswers(input: TransformInput): ReturnType<typeof jsonSchemaTransform> {
   const out = jsonSchemaTransform(input);
-  const schema = (out.schema ?? {}) as JsonSchema & { hide?: boolean; response?: Record<string, JsonSchema> };
+  const schema = (out.schema ?? {}) as JsonSchema & { hide?: boolean; response?: Record<string, JsonSchema>; body?: unknown; description?: string };
   if (schema.hide) return out;
+  closeBodyObjects(schema.body);
+  const querystring = (input.schema as { querystring?: ZodType } | undefined)?.querystring;
+  if (querystring && isClosedObject(querystring)) schema.description = schema.description ? `${schema.description}\n\n${UNKNOWN_PARAMETERS_NOTE}` : UNKNOWN_PARAMETERS_NOTE;
   const response: Record<string, JsonSchema> = { ...(schema.response ?? {}) };
   for (const code of errorAnswersOf(input.route as RouteOptions)) response[code] ??= ERROR_ANSWERS[code];
   // Declared error answers keep their schema and gain the contract's description.

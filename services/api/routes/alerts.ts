@@ -93,6 +93,12 @@ const notification = z.object({
   listing: z.object({ id: z.number().int(), slug: z.string(), title: z.string(), url: z.string() }),
 });
 
+/**
+ * The unsubscribe link's query string: open (z.looseObject), because mail clients and click
+ * trackers add parameters (utm_*) to links in e-mails; only the token is read.
+ */
+const unsubscribeQuery = z.looseObject({ token: z.string().max(200).optional() });
+
 const idParams = z.object({ id: z.coerce.number({ error: 'Not a valid alert id.' }).int().positive().max(2_147_483_647) });
 const detail = z.object({ detail: z.string() });
 const security = [{ bearer: [] }];
@@ -170,7 +176,7 @@ export function alertRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['alerts'],
           summary: 'The unsubscribe link of alert e-mails: a page asking to confirm (changes nothing)',
-          querystring: z.object({ token: z.string().max(200).optional() }),
+          querystring: unsubscribeQuery,
         },
       },
       async (request, reply) => {
@@ -215,7 +221,7 @@ export function alertRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           schema: {
             tags: ['alerts'],
             summary: 'One-click unsubscribe (RFC 8058 List-Unsubscribe-Post) and the confirm button: turns the alert off (no sign-in)',
-            querystring: z.object({ token: z.string().max(200).optional() }),
+            querystring: unsubscribeQuery,
           },
         },
         async (request, reply) => {

@@ -70,6 +70,7 @@ export function auctionsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           if (q.max_delivered !== undefined) throw new ValidationError({ max_delivered: ['max_delivered: needs near (a ZIP code) to deliver to.'] });
           if (q.worth_the_trip === true) throw new ValidationError({ worth_the_trip: ['worth_the_trip: needs near (a ZIP code) to deliver to.'] });
           if (q.sort_by === 'delivered') throw new ValidationError({ sort_by: ['sort_by: delivered needs near (a ZIP code) to deliver to.'] });
+          if (q.sort_by === 'distance') throw new ValidationError({ sort_by: ['sort_by: distance needs near (a ZIP code) to measure from.'] });
         }
         const listRequest = toListRequest(request.query);
         const { rows, total } = await listings.list(listRequest);

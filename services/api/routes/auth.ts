@@ -1,9 +1,9 @@
 /**
  * `/api/auth/*`: the spec's §7 account calls with its exact payload and response names.
- * Handlers are thin: the work is in services/accounts. Unknown body fields are ignored (zod
- * objects strip them); every string is bounded and NUL-free, so hostile input is a 400 or is
- * stored verbatim, never a 500. Login, register and reset are rate-limited per IP here and per
- * e-mail address in the accounts service.
+ * Handlers are thin: the work is in services/accounts. A body field a route does not know is a
+ * 400 naming it (plugins/strict-input.ts); every string is bounded and NUL-free, so hostile
+ * input is a 400 or is stored verbatim, never a 500. Login, register and reset are rate-limited
+ * per IP here and per e-mail address in the accounts service.
  */
 import { lookupZip } from '../../shared/geo/gazetteer.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -145,7 +145,13 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['auth'],
           summary: 'Sign in with a Google ID token (`id_token`, or `credential` as Google Identity Services names it)',
-          body: z.object({ id_token: opaqueToken.optional(), credential: opaqueToken.optional() }),
+          body: z.object({
+            id_token: opaqueToken.optional(),
+            credential: opaqueToken.optional(),
+            // The rest of Google Identity Services' CredentialResponse, so a client may post it as is.
+            select_by: z.string().max(64).optional().describe("Google Identity Services' CredentialResponse field; ignored."),
+            clientId: z.string().max(256).optional().describe("Google Identity Services' CredentialResponse field; ignored."),
+          }),
           response: { 200: signInResponse },
         },
       },

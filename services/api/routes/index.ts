@@ -10,6 +10,7 @@ import { eventRoutes } from './events.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { valuationRoutes } from './valuation.js';
 import { watchlistRoutes } from './watchlist.js';
 
-export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes, authRoutes, subscriptionRoutes, alertRoutes, watchlistRoutes, eventRoutes, docsRoutes, crawlStatusRoutes, metricsRoutes];
+export const routePlugins: Array<(ctx: AppContext) => FastifyPluginAsyncZod> = [healthRoutes, auctionsRoutes, authRoutes, subscriptionRoutes, alertRoutes, watchlistRoutes, valuationRoutes, eventRoutes, docsRoutes, crawlStatusRoutes, metricsRoutes];

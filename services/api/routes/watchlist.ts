@@ -18,7 +18,13 @@ const watchBody = z.object({
   remind_before_minutes: numberOrText
     .nullish()
     .describe('Minutes before the close the reminder goes out: 15, 60 (default), 180 or 1440.'),
-  max_price: numberOrText.nullish().describe('Premium: a notice when the price passes this (USD). Null or empty: none.'),
+  max_price: numberOrText
+    .nullish()
+    .describe("Premium: a notice when the price passes this (USD). Null or empty: none. Omitted on POST: the lot's Good limit (follow_good_limit)."),
+  follow_good_limit: z
+    .boolean({ error: 'Must be true or false.' })
+    .nullish()
+    .describe("Premium: \"remind me while the bid is under my Good price\": the maximum is the lot's Good bid limit and follows it when the lot is rescored. The default on POST without max_price; false or a max_price: the buyer's own."),
   delivery_method: z.enum(['email', 'sms'], { error: 'Choose email or sms.' }).nullish().describe('SMS is Premium and needs a phone number on the profile.'),
   notify: z.boolean({ error: 'Must be true or false.' }).nullish().describe('PATCH: false stops all messages for the lot (as the unsubscribe link does).'),
 });
@@ -31,6 +37,7 @@ const watchItem = listingCardSchema.extend({
   listing_status: z.enum(['open', 'closed', 'sold', 'withdrawn']),
   remind_before_minutes: z.number().int(),
   max_price: z.number().nullable(),
+  max_price_follows_good: z.boolean().describe("The maximum is the lot's Good bid limit, moved when the lot is rescored."),
   delivery_method: z.enum(['email', 'sms']),
   notify: z.boolean(),
   watched_at: z.string(),
@@ -46,6 +53,9 @@ const watchItem = listingCardSchema.extend({
     last_error: z.string().nullable().describe('Why the last notice was not sent (daily limit, suppressed address, STOP).'),
   }),
 });
+
+/** The unsubscribe link's query string: open, as the alerts' (mail clients add parameters to links); only the token is read. */
+const unsubscribeQuery = z.looseObject({ token: z.string().max(200).optional() });
 
 const listingParams = z.object({ listing_id: z.coerce.number({ error: 'Not a valid listing id.' }).int().positive().max(2_147_483_647) });
 const detail = z.object({ detail: z.string() });
@@ -113,7 +123,7 @@ export function watchlistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/watchlist/unsubscribe/',
       {
         config: { rateLimit: { max: 60, timeWindow: 60_000 } },
-        schema: { tags, summary: 'The unsubscribe link of watchlist messages: a page asking to confirm (changes nothing)', querystring: z.object({ token: z.string().max(200).optional() }) },
+        schema: { tags, summary: 'The unsubscribe link of watchlist messages: a page asking to confirm (changes nothing)', querystring: unsubscribeQuery },
       },
       async (request, reply) => {
         const token = request.query.token ?? '';
@@ -140,7 +150,7 @@ export function watchlistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         '/api/watchlist/unsubscribe/',
         {
           config: { rateLimit: { max: 60, timeWindow: 60_000 } },
-          schema: { tags, summary: 'One-click unsubscribe (RFC 8058) and the confirm button: no more messages for the watched lot (no sign-in)', querystring: z.object({ token: z.string().max(200).optional() }) },
+          schema: { tags, summary: 'One-click unsubscribe (RFC 8058) and the confirm button: no more messages for the watched lot (no sign-in)', querystring: unsubscribeQuery },
         },
         async (request, reply) => {
           const { token } = request.query as { token?: string };

@@ -1,34 +1,7 @@
 /** The index's public types: what it stores per listing, what a query asks, what it reports. */
-import type { WeightClass } from '../../valuation/freight.js';
 import type { SortOption } from '../listing-schemas.js';
 
-/** A listing as the index needs it (from `listings`; see the sync's load query). */
-export type IndexedListing = {
-  id: number;
-  dealScore: number | null;
-  priceUsd: number | null;
-  categoryId: number;
-  /** Two-letter code as stored. */
-  state: string | null;
-  /** Lower-cased, as the location filter compares it. */
-  city: string | null;
-  /** Epoch milliseconds; null when the listing has no end time. */
-  endAt: number | null;
-  /** Where the lot is (services/shared/geo/); null when it could not be placed. */
-  lat: number | null;
-  lon: number | null;
-  /**
-   * What the price delivered needs (issue 30), all optional (mid-size, none, none): the machine's
-   * weight class (freight.ts weightClass, from its type and title, computed when the row is read),
-   * the buyer's premium the source states (percent) and the fair value (USD), for "worth the trip".
-   */
-  weightClass?: WeightClass;
-  buyersPremiumPct?: number | null;
-  fairValue?: number | null;
-  /** The search vector's lexemes, each with its best weight (3 = A … 0 = D). */
-  lexemes: readonly string[];
-  weights: readonly number[];
-};
+export type { IndexedListing } from '../../shared/repositories/listing-index-repository.js';
 
 /** One search word: the listing must hold one of these lexemes, or one starting with a prefix. */
 export type WordGroup = { exact: readonly string[]; prefixes: readonly string[] };

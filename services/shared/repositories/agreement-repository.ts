@@ -4,7 +4,21 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../database/db.js';
-import type { AgreementRow } from '../../valuation/agreement-report.js';
+import type { ListingStatus } from '../../../db/schema/listings.js';
+
+/** What the report reads of a listing (the columns the deal page's valuation is made of). */
+export type AgreementRow = {
+  source: string;
+  status: ListingStatus;
+  title: string;
+  description: string;
+  year: number | null;
+  hours: number | null;
+  fairValue: number | null;
+  dealScore: number | null;
+  /** As stored (jsonb): parsed here exactly as the detail route parses it. */
+  comparables: unknown;
+};
 
 export const AGREEMENT_PAGE_SIZE = 1000;
 

@@ -9,8 +9,36 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Sql } from '../database/db.js';
 import { executePrepared } from '../database/prepared.js';
 import { intArray, textArray } from '../database/sql-arrays.js';
-import { parseTsvector, type IndexedListing } from '../../listings/listing-index/index.js';
-import { weightClass } from '../../valuation/freight.js';
+import { parseTsvector } from '../rules/search-vector.js';
+import { weightClass, type WeightClass } from '../rules/freight-rates.js';
+
+/** A listing as the index needs it (from `listings`; see the sync's load query). */
+export type IndexedListing = {
+  id: number;
+  dealScore: number | null;
+  priceUsd: number | null;
+  categoryId: number;
+  /** Two-letter code as stored. */
+  state: string | null;
+  /** Lower-cased, as the location filter compares it. */
+  city: string | null;
+  /** Epoch milliseconds; null when the listing has no end time. */
+  endAt: number | null;
+  /** Where the lot is (services/shared/geo/); null when it could not be placed. */
+  lat: number | null;
+  lon: number | null;
+  /**
+   * What the price delivered needs (issue 30), all optional (mid-size, none, none): the machine's
+   * weight class (freight.ts weightClass, from its type and title, computed when the row is read),
+   * the buyer's premium the source states (percent) and the fair value (USD), for "worth the trip".
+   */
+  weightClass?: WeightClass;
+  buyersPremiumPct?: number | null;
+  fairValue?: number | null;
+  /** The search vector's lexemes, each with its best weight (3 = A … 0 = D). */
+  lexemes: readonly string[];
+  weights: readonly number[];
+};
 
 /** A PostgreSQL snapshot (pg_current_snapshot()): what a reader saw. */
 export type Snapshot = { xmin: string; xmax: string; inProgress: string[] };

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../database/db.js';
-import type { ListingPlace } from '../../crawler/normalize/listing.js';
+import type { ListingPlace } from '../lots/normalize-listing.js';
 
 export type UnplacedListing = { id: number; zip: string | null; city: string | null; state: string | null; country: string };
 

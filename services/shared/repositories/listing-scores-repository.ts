@@ -3,10 +3,36 @@
  * (the only writer of those columns), and list listings to rescore after a new model.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { listings, sources, type Comparable } from '../../../db/schema/index.js';
-import type { ListingToScore } from '../../valuation/score-listing.js';
+import { listings, sources, type Comparable, type StoredBidLimits } from '../../../db/schema/index.js';
 import type { DbOrTx } from '../database/db.js';
 import { intArray } from '../database/sql-arrays.js';
+
+/** A listing as the valuation reads it (services/valuation/score-listing.ts scores it). */
+export type ListingToScore = {
+  id: number;
+  categoryId: number;
+  make: string | null;
+  model: string | null;
+  modelFamily: string | null;
+  year: number | null;
+  hours: number | null;
+  condition: string | null;
+  state: string | null;
+  /** Price in USD (what the buyer pays now before premium), null when unknown. */
+  priceUsd: number | null;
+  buyersPremiumPct: number | null;
+  status: 'open' | 'closed' | 'sold' | 'withdrawn';
+  auctionEndAt: Date | null;
+  bidCount: number;
+  attributes?: Record<string, string | number | null>;
+  /** What any adapter's listing carries besides the structured fields (bounded, plain text). */
+  title?: string | null;
+  description?: string | null;
+  /** Miles, for trucks and trailers that state an odometer rather than hours. */
+  odometer?: number | null;
+  /** The source's slug (`westauction`, `demo`, …). */
+  sourceSlug?: string | null;
+};
 
 /** What the scorer needs of a listing, plus the stored fields it compares against. */
 export type ListingForScoring = Omit<ListingToScore, 'attributes'> & {
@@ -72,6 +98,8 @@ export type ListingScoreWrite = {
   scoreReason: string | null;
   /** YYYY-MM-DD, the valuation's market and dollars; null without a valuation. */
   valuationAsOf: string | null;
+  /** The deal score inverted, at the time left when scored; null when unscored or not open. */
+  bidLimits?: StoredBidLimits | null;
 };
 
 export async function writeListingScore(db: DbOrTx, id: number, score: ListingScoreWrite): Promise<void> {
@@ -97,6 +125,8 @@ export async function writeListingScores(db: DbOrTx, scores: Array<{ id: number 
     scored_at: s.scoredAt.toISOString(),
     score_reason: s.scoreReason,
     valuation_as_of: s.valuationAsOf,
+    bid_limits: s.bidLimits ?? null,
+    good_bid_limit: s.bidLimits?.good ?? null,
   }));
   await db.execute(sql`
     UPDATE listings AS l SET
@@ -109,11 +139,13 @@ export async function writeListingScores(db: DbOrTx, scores: Array<{ id: number 
       model_version = r.model_version,
       scored_at = r.scored_at,
       score_reason = r.score_reason,
-      valuation_as_of = r.valuation_as_of
+      valuation_as_of = r.valuation_as_of,
+      bid_limits = r.bid_limits,
+      good_bid_limit = r.good_bid_limit
     FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(
       id int, deal_score int, fair_value numeric, value_low numeric, value_high numeric,
       valuation_confidence float8, comparables jsonb, model_version int, scored_at timestamptz,
-      score_reason text, valuation_as_of date)
+      score_reason text, valuation_as_of date, bid_limits jsonb, good_bid_limit int)
     WHERE l.id = r.id`);
 }
 
@@ -139,8 +171,8 @@ export async function listListingIdsToScore(db: DbOrTx, afterId: number, limit: 
 
 /**
  * Open auctions whose score has gone stale with the clock: priced under their fair value (where
- * time left tempers the score) and with their time left shrunk by more than a fifth since they
- * were scored. So a 10-day lot is looked at again after two days, a lot ending in an hour after
+ * time left tempers the score), or carrying bid limits (which rise as the close nears, whatever the
+ * bid), and with their time left shrunk by more than a fifth since they were scored. So a 10-day lot is looked at again after two days, a lot ending in an hour after
  * twelve minutes: about 30 rescores over a lot's life, whatever its length.
  */
 export async function listAuctionIdsDueForTimeRescore(db: DbOrTx, now: Date, afterId: number, limit: number): Promise<number[]> {
@@ -152,7 +184,7 @@ export async function listAuctionIdsDueForTimeRescore(db: DbOrTx, now: Date, aft
       AND auction_end_at > ${at}::timestamptz
       AND scored_at IS NOT NULL
       AND fair_value IS NOT NULL
-      AND price_usd < fair_value
+      AND (price_usd < fair_value OR bid_limits IS NOT NULL)
       AND (auction_end_at - ${at}::timestamptz) < 0.8 * (auction_end_at - scored_at)
     ORDER BY id
     LIMIT ${limit}

@@ -11,7 +11,7 @@ import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { listingImages, listings, priceObservations, soldResults } from '../../../db/schema/listings.js';
 import type { Db, DbOrTx } from '../database/db.js';
 import { listingSlug } from '../slug.js';
-import { mergeLot, placeListing, type LotPatch, type NormalizedListing } from '../../crawler/normalize/listing.js';
+import { mergeLot, placeListing, type LotPatch, type NormalizedListing } from '../lots/normalize-listing.js';
 
 export type StoreOutcome = 'new' | 'updated' | 'unchanged';
 

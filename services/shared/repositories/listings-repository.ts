@@ -11,7 +11,65 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../database/db.js';
 import { executePrepared } from '../database/prepared.js';
 import { intArray } from '../database/sql-arrays.js';
-import type { DetailRow, ListingRow } from '../../listings/listing-rules.js';
+import type { ListingStatus, StoredBidLimits } from '../../../db/schema/listings.js';
+
+/** The row the repository reads for a card (numbers already numbers). */
+export type ListingRow = {
+  id: number;
+  slug: string;
+  title: string;
+  make: string | null;
+  model: string | null;
+  year: number | null;
+  price: number | null;
+  currentBid: number | null;
+  dealScore: number | null;
+  currency: string;
+  city: string | null;
+  state: string | null;
+  /** ISO 8601 UTC. */
+  auctionEndAt: string | null;
+  firstImageUrl: string | null;
+  imageCount: number;
+  categoryId: number;
+  categoryName: string;
+  sourceId: number;
+  sourceName: string;
+  originalUrl: string;
+  lat: number | null;
+  lon: number | null;
+  geoPrecision: 'zip' | 'city' | 'state' | 'none' | null;
+  /** The price in USD (what the list filters, sorts and totals delivered by). */
+  priceUsd?: number | null;
+  /** The buyer's premium the source states (percent), or null. */
+  buyersPremiumPct: number | null;
+  /** The Good bid limit stored with the score (listings.good_bid_limit). */
+  goodBidLimit: number | null;
+};
+
+/** The row the repository reads for the deal page (a card's row and the valuation's columns). */
+export type DetailRow = ListingRow & {
+  description: string;
+  hours: number | null;
+  condition: string | null;
+  status: ListingStatus;
+  bidCount: number;
+  fairValue: number | null;
+  valueLow: number | null;
+  valueHigh: number | null;
+  valuationConfidence: number | null;
+  comparables: unknown;
+  scoreReason: string | null;
+  /** YYYY-MM-DD. */
+  valuationAsOf: string | null;
+  /** YYYY-MM: the month of the latest sales its model's market level rests on (model_versions.metrics). */
+  marketAsOf?: string | null;
+  /** The price the score is on (USD), for the claim sentence. */
+  priceUsd?: number | null;
+  /** Stored with the score (null when unscored or not open), and when it was scored (ISO 8601). */
+  bidLimits: StoredBidLimits | null;
+  scoredAt: string | null;
+};
 
 /** How close a make/model word must be to a query word to be taken as its correction. */
 const MIN_CORRECTION_SIMILARITY = 0.45;
@@ -55,7 +113,7 @@ const CARD_COLUMNS = sql`
   l.first_image_url AS "firstImageUrl", l.image_count AS "imageCount",
   c.id AS "categoryId", c.name AS "categoryName", s.id AS "sourceId", s.display_name AS "sourceName",
   l.original_url AS "originalUrl", l.lat, l.lon, l.geo_precision AS "geoPrecision",
-  l.price_usd::float8 AS "priceUsd", l.buyers_premium_pct::float8 AS "buyersPremiumPct"`;
+  l.price_usd::float8 AS "priceUsd", l.buyers_premium_pct::float8 AS "buyersPremiumPct", l.good_bid_limit AS "goodBidLimit"`;
 
 /** The cards of some listings, in no particular order (the caller orders them as the index did). */
 export async function listCardsByIds(db: DbOrTx, ids: number[]): Promise<ListingRow[]> {
@@ -82,7 +140,8 @@ export async function findListingDetail(db: DbOrTx, key: { id: number } | { slug
       l.fair_value::float8 AS "fairValue", l.value_low::float8 AS "valueLow", l.value_high::float8 AS "valueHigh",
       l.valuation_confidence AS "valuationConfidence", l.comparables,
       l.score_reason AS "scoreReason", l.valuation_as_of::text AS "valuationAsOf",
-      (SELECT mv.metrics->>'marketAsOf' FROM model_versions mv WHERE mv.version = l.model_version) AS "marketAsOf"
+      (SELECT mv.metrics->>'marketAsOf' FROM model_versions mv WHERE mv.version = l.model_version) AS "marketAsOf",
+      l.bid_limits AS "bidLimits", ${isoTime(sql`l.scored_at`)} AS "scoredAt"
     FROM listings l
     JOIN categories c ON c.id = l.category_id
     JOIN sources s ON s.id = l.source_id

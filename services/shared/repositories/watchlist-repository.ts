@@ -4,11 +4,20 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { subscriptions } from '../../../db/schema/billing.js';
-import { watchedLots } from '../../../db/schema/watchlist.js';
+import { watchedLots, type RemindBeforeMinutes } from '../../../db/schema/watchlist.js';
 import type { ListingStatus } from '../../../db/schema/listings.js';
 import type { DeliveryMethod } from '../../../db/schema/alerts.js';
 import type { DbOrTx } from '../database/db.js';
-import type { WatchSettings } from '../../watchlist/watch-rules.js';
+import { intArray } from '../database/sql-arrays.js';
+
+/** A watch's settings as stored (the watchlist's rules validate them: services/watchlist/watch-rules.ts). */
+export type WatchSettings = {
+  remindBeforeMinutes: RemindBeforeMinutes;
+  maxPrice: number | null;
+  deliveryMethod: DeliveryMethod;
+  /** The maximum is the lot's Good limit (the service fills it in; the scorer moves it on a rescore). */
+  maxPriceFollowsGood: boolean;
+};
 
 export type WatchRow = typeof watchedLots.$inferSelect;
 
@@ -17,13 +26,15 @@ type Rows<T> = T[];
 const iso = (column: ReturnType<typeof sql>) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const rows = <T>(result: unknown) => result as unknown as Rows<T>;
 
-/** The listing facts the watch rules read, or undefined for an unknown listing. */
+/** The listing facts the watch rules read (and its Good limit, a watch's default maximum), or undefined for an unknown listing. */
 export async function findWatchableListing(
   db: DbOrTx,
   listingId: number,
-): Promise<{ id: number; status: ListingStatus; auctionEndAt: Date | null; priceUsd: number | null } | undefined> {
-  const [row] = rows<{ id: number; status: ListingStatus; auctionEndAt: string | null; priceUsd: number | null }>(
-    await db.execute(sql`SELECT id, status, ${iso(sql`auction_end_at`)} AS "auctionEndAt", price_usd::float8 AS "priceUsd" FROM listings WHERE id = ${listingId}`),
+): Promise<{ id: number; status: ListingStatus; auctionEndAt: Date | null; priceUsd: number | null; goodBidLimit: number | null } | undefined> {
+  const [row] = rows<{ id: number; status: ListingStatus; auctionEndAt: string | null; priceUsd: number | null; goodBidLimit: number | null }>(
+    await db.execute(
+      sql`SELECT id, status, ${iso(sql`auction_end_at`)} AS "auctionEndAt", price_usd::float8 AS "priceUsd", good_bid_limit AS "goodBidLimit" FROM listings WHERE id = ${listingId}`,
+    ),
   );
   return row ? { ...row, auctionEndAt: row.auctionEndAt === null ? null : new Date(row.auctionEndAt) } : undefined;
 }
@@ -51,6 +62,26 @@ export async function insertWatchWithinLimit(
       .returning();
     return row!;
   });
+}
+
+/**
+ * After a rescore: the watches of these listings whose maximum follows the Good limit take the new
+ * one (null while no bid can be Good); a watch whose bid is now over it, not yet told, is due now.
+ */
+export async function followGoodBidLimits(db: DbOrTx, listingIds: number[]): Promise<number> {
+  if (listingIds.length === 0) return 0;
+  const moved = rows<{ id: number }>(
+    await db.execute(sql`
+      UPDATE watched_lots w SET
+        max_price = l.good_bid_limit,
+        due_at = CASE WHEN l.good_bid_limit IS NOT NULL AND l.price_usd > l.good_bid_limit AND w.price_notice_at IS NULL AND w.notify THEN now() ELSE w.due_at END,
+        updated_at = now()
+      FROM listings l
+      WHERE l.id = w.listing_id AND w.listing_id = ANY(${intArray(listingIds)}) AND w.max_price_follows_good
+        AND w.max_price IS DISTINCT FROM l.good_bid_limit
+      RETURNING w.id`),
+  );
+  return moved.length;
 }
 
 export async function findUserWatch(db: DbOrTx, userId: number, listingId: number): Promise<WatchRow | undefined> {
@@ -110,7 +141,7 @@ export async function listUserWatches(db: DbOrTx, userId: number): Promise<Watch
   const found = rows<WatchListRow & { createdAt: string; dueAt: string | null; reminderEndAt: string | null; reminderSentAt: string | null; priceNoticeAt: string | null; closedNoticeAt: string | null; goneNoticeAt: string | null; updatedAt: string }>(
     await db.execute(sql`
       SELECT w.id, w.user_id AS "userId", w.listing_id AS "listingId", w.remind_before_minutes AS "remindBeforeMinutes",
-        w.max_price::float8 AS "maxPrice", w.delivery_method AS "deliveryMethod", w.notify, ${iso(sql`w.due_at`)} AS "dueAt",
+        w.max_price::float8 AS "maxPrice", w.max_price_follows_good AS "maxPriceFollowsGood", w.delivery_method AS "deliveryMethod", w.notify, ${iso(sql`w.due_at`)} AS "dueAt",
         ${iso(sql`w.reminder_end_at`)} AS "reminderEndAt", ${iso(sql`w.reminder_sent_at`)} AS "reminderSentAt", w.price_notice_max::float8 AS "priceNoticeMax",
         ${iso(sql`w.price_notice_at`)} AS "priceNoticeAt", ${iso(sql`w.closed_notice_at`)} AS "closedNoticeAt", ${iso(sql`w.gone_notice_at`)} AS "goneNoticeAt",
         w.last_notice_error AS "lastNoticeError", ${iso(sql`w.created_at`)} AS "createdAt", ${iso(sql`w.updated_at`)} AS "updatedAt",
@@ -154,6 +185,9 @@ export type DueWatch = {
   dueAt: Date;
   reminderEndAt: Date | null;
   priceNoticeMax: number | null;
+  /** The maximum is the lot's Good limit (followed on rescores): its passing is told once. */
+  maxPriceFollowsGood: boolean;
+  priceNoticeAt: Date | null;
   closedNoticeAt: Date | null;
   goneNoticeAt: Date | null;
   lastNoticeError: string | null;
@@ -177,7 +211,10 @@ export type DueWatch = {
  * writes each row's new state before its transaction commits.
  */
 export async function claimDueWatches(tx: DbOrTx, now: Date, limit: number): Promise<DueWatch[]> {
-  const found = rows<Omit<DueWatch, 'dueAt' | 'reminderEndAt' | 'closedNoticeAt' | 'goneNoticeAt' | 'auctionEndAt'> & Record<'dueAt' | 'reminderEndAt' | 'closedNoticeAt' | 'goneNoticeAt' | 'auctionEndAt', string | null>>(
+  const found = rows<
+    Omit<DueWatch, 'dueAt' | 'reminderEndAt' | 'priceNoticeAt' | 'closedNoticeAt' | 'goneNoticeAt' | 'auctionEndAt'> &
+      Record<'dueAt' | 'reminderEndAt' | 'priceNoticeAt' | 'closedNoticeAt' | 'goneNoticeAt' | 'auctionEndAt', string | null>
+  >(
     await tx.execute(sql`
       WITH due AS (
         SELECT id FROM watched_lots WHERE due_at <= ${now.toISOString()}::timestamptz ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
@@ -185,6 +222,7 @@ export async function claimDueWatches(tx: DbOrTx, now: Date, limit: number): Pro
       SELECT w.id, w.user_id AS "userId", w.listing_id AS "listingId", w.remind_before_minutes AS "remindBeforeMinutes",
         w.max_price::float8 AS "maxPrice", w.delivery_method AS "deliveryMethod", w.notify, ${iso(sql`w.due_at`)} AS "dueAt",
         ${iso(sql`w.reminder_end_at`)} AS "reminderEndAt", w.price_notice_max::float8 AS "priceNoticeMax",
+        w.max_price_follows_good AS "maxPriceFollowsGood", ${iso(sql`w.price_notice_at`)} AS "priceNoticeAt",
         ${iso(sql`w.closed_notice_at`)} AS "closedNoticeAt", ${iso(sql`w.gone_notice_at`)} AS "goneNoticeAt", w.last_notice_error AS "lastNoticeError",
         u.email, u.phone, u.is_active AS "userActive",
         l.slug, l.title, l.status, ${iso(sql`l.auction_end_at`)} AS "auctionEndAt", l.price_usd::float8 AS "priceUsd", l.deal_score AS "dealScore",
@@ -199,6 +237,7 @@ export async function claimDueWatches(tx: DbOrTx, now: Date, limit: number): Pro
     ...r,
     dueAt: new Date(r.dueAt!),
     reminderEndAt: date(r.reminderEndAt),
+    priceNoticeAt: date(r.priceNoticeAt),
     closedNoticeAt: date(r.closedNoticeAt),
     goneNoticeAt: date(r.goneNoticeAt),
     auctionEndAt: date(r.auctionEndAt),

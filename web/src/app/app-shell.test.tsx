@@ -77,13 +77,13 @@ describe('top navigation', () => {
     });
   }
 
-  it('has the logo, the four items (Watchlist added by issue 31) and a collapsible mobile menu', async () => {
+  it('has the logo, the five items (Watchlist added by issue 31, What is it worth by issue 38) and a collapsible mobile menu', async () => {
     signIn();
     signedInApi();
     renderApp('/dashboard');
     await screen.findByRole('heading', { name: 'Equipment Deals' });
     const main = screen.getAllByRole('navigation', { name: 'Main' })[0]!;
-    expect(within(main).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Alerts', 'Watchlist', 'Account']);
+    expect(within(main).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Alerts', 'Watchlist', 'What is it worth', 'Account']);
     expect(screen.getByRole('link', { name: /Deal Radar/ }).getAttribute('href')).toBe('/dashboard');
     const toggle = screen.getByRole('button', { name: 'Open menu' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');

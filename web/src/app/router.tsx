@@ -17,6 +17,7 @@ const Dashboard = lazy(() => import('./routes/dashboard.js'));
 const Deal = lazy(() => import('./routes/deal.js'));
 const Alerts = lazy(() => import('./routes/alerts.js'));
 const Watchlist = lazy(() => import('./routes/watchlist.js'));
+const Value = lazy(() => import('./routes/value.js'));
 const Account = lazy(() => import('./routes/account.js'));
 const NotFound = lazy(() => import('./routes/not-found.js'));
 // The signed-in shell (top navigation, avatar menu) is only loaded by signed-in screens.
@@ -59,6 +60,7 @@ export const routes: RouteObject[] = [
           { path: '/deal/:id', element: <Deal /> },
           { path: '/alerts', element: <Alerts /> },
           { path: '/watchlist', element: <Watchlist /> },
+          { path: '/value', element: <Value /> },
           { path: '/account', element: <Account /> },
         ],
       },

@@ -31,8 +31,8 @@ export const SORT_OPTIONS = [
   { value: 'delivered', label: 'Delivered (Cheapest)' },
 ] as const;
 
-/** Orders that need the buyer's ZIP code (the API refuses `delivered` without one). */
-export const SORTS_NEEDING_ZIP: readonly SortBy[] = ['delivered'];
+/** Orders that need the buyer's ZIP code (the API refuses them without one). */
+export const SORTS_NEEDING_ZIP: readonly SortBy[] = ['distance', 'delivered'];
 
 export type SortBy = (typeof SORT_OPTIONS)[number]['value'];
 export const DEFAULT_SORT: SortBy = 'deal_score_high';

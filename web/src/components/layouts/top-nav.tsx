@@ -13,6 +13,8 @@ const NAV_ITEMS = [
   { to: '/dashboard', label: 'Dashboard' },
   { to: '/alerts', label: 'Alerts' },
   { to: '/watchlist', label: 'Watchlist' },
+  // five items: the full bar from lg (1024 px); below it, the menu
+  { to: '/value', label: 'What is it worth' },
   { to: '/account', label: 'Account' },
 ] as const;
 
@@ -90,7 +92,7 @@ export function TopNav() {
         <Link to="/dashboard" className="rounded-md" aria-label="Deal Radar — go to the dashboard">
           <Logo />
         </Link>
-        <nav aria-label="Main" className="hidden md:block">
+        <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-1">
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>
@@ -106,7 +108,7 @@ export function TopNav() {
           <AvatarMenu signingOut={signingOut} onLogout={() => void onLogout()} />
           <button
             type="button"
-            className="inline-flex h-10 w-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 md:hidden"
+            className="inline-flex h-10 w-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 lg:hidden"
             aria-expanded={open}
             aria-controls="mobile-menu"
             aria-label={open ? 'Close menu' : 'Open menu'}
@@ -117,7 +119,7 @@ export function TopNav() {
         </div>
       </div>
       {open && (
-        <nav id="mobile-menu" aria-label="Main" className="border-t border-slate-200 px-4 py-2 md:hidden">
+        <nav id="mobile-menu" aria-label="Main" className="border-t border-slate-200 px-4 py-2 lg:hidden">
           <ul className="flex flex-col gap-1">
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>

@@ -10,7 +10,7 @@ import { useLocation } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.js';
 import { useQueryClient } from '@tanstack/react-query';
 import type { SubscriptionStatus } from '../../lib/entitlements.js';
-import { clearUser, flush, identify, page, track, trackError } from './analytics.js';
+import { clearUser, flush, identify, page, track, trackError } from '../../lib/analytics.js';
 
 const FILTER_KEYS = ['category', 'min_price', 'max_price', 'location'] as const;
 

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEST_USER, installFakeApi, listResponse, CATEGORIES, renderApp, setupDom, signIn, type FakeRequest } from '../../testing/render-app.js';
-import { configureAnalytics, DEVICE_ID_KEY, deviceId, flush, pageViewName, resetAnalytics, sanitizeName, sanitizeProperties } from './analytics.js';
+import { configureAnalytics, DEVICE_ID_KEY, deviceId, flush, pageViewName, resetAnalytics, sanitizeName, sanitizeProperties } from '../../lib/analytics.js';
 import { dashboardChanges } from './analytics-tracker.js';
 
 setupDom();

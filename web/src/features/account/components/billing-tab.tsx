@@ -15,7 +15,7 @@ export const CHECKOUT_POLL_MS = 2000;
 /** …or this long has passed; then the page says the payment is being confirmed. */
 export const CHECKOUT_POLL_LIMIT_MS = 60_000;
 
-const PRO_FEATURES = ['Unlimited alerts', 'Email and SMS notifications', 'Price history charts', 'Priority support', 'Advanced filters'];
+const PRO_FEATURES = ['Unlimited alerts', 'Email and SMS notifications', 'Price history charts', 'Priority support', 'Advanced filters', 'Unlimited "What is it worth" estimates'];
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 function formatDate(value: string | null | undefined): string | null {

@@ -5,7 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { PasswordField } from '../../../components/ui/form.js';
 import { MIN_PASSWORD_LENGTH } from '../../../config/constants.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { PasswordStrengthMeter } from '../../auth/components/password-strength-meter.js';
+import { PasswordStrengthMeter } from '../../../components/password-strength-meter.js';
 import { accountApi } from '../api/account-api.js';
 
 type Values = { oldPassword: string; newPassword: string; confirmPassword: string };

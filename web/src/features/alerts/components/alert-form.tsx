@@ -6,8 +6,8 @@ import { Field, inputClass, Label } from '../../../components/ui/form.js';
 import { ALERT_FIELD_MESSAGES, CONDITIONS, EQUIPMENT_TYPES, parseKeywords, parseMinDealScore, parseWholeDollars, US_STATES } from '../alert-options.js';
 import type { AlertDealLevel, AlertInput, DeliveryMethod } from '../api/alerts-api.js';
 import { useAuth } from '../../../lib/auth.js';
-import { zipOrEmpty } from '../../auctions/dashboard-params.js';
-import { RADIUS_OPTIONS } from '../../auctions/near.js';
+import { zipOrEmpty } from '../../../lib/dashboard-params.js';
+import { RADIUS_OPTIONS } from '../../../lib/near.js';
 
 type Values = {
   equipmentType: string;

@@ -11,7 +11,7 @@ import { BILLING_PATH } from '../../../config/constants.js';
 import { useSubscriptionStatus } from '../../../lib/entitlements.js';
 import { priceRangeText } from '../../../lib/format-price.js';
 import { cn } from '../../../lib/cn.js';
-import { track } from '../../analytics/analytics.js';
+import { track } from '../../../lib/analytics.js';
 import { alertLocationLines, conditionText, dealFilterText, deliveryText, keywordsText } from '../alert-options.js';
 import { alertsApi, type Alert, type AlertInput } from '../api/alerts-api.js';
 import { AlertForm } from './alert-form.js';

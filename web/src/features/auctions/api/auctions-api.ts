@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { DEFAULT_SORT, PAGE_SIZE, SORTS_NEEDING_ZIP } from '../../../config/constants.js';
 import { ApiError, requestResponse, type RequestOptions } from '../../../lib/api-client.js';
-import type { AuctionDetail, AuctionDetailResponse, AuctionListResponse, AuctionQuery, CategoriesResponse, CrawlStatus, NamedRef } from './types.js';
+import type { AuctionDetail, AuctionDetailResponse, AuctionListResponse, AuctionQuery, CategoriesResponse, CrawlStatus, NamedRef } from '../../../lib/listing-types.js';
 
 async function auctionRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const response = await requestResponse(path, opts);

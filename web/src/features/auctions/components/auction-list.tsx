@@ -8,10 +8,10 @@ import { Label, inputClass } from '../../../components/ui/form.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import { SORT_OPTIONS, SORTS_NEEDING_ZIP, type SortBy } from '../../../config/constants.js';
 import { auctionsQueryOptions, useAuctions, useCategories, useCrawlStatus } from '../api/auctions-api.js';
-import type { AuctionFilters, AuctionQuery } from '../api/types.js';
-import { EMPTY_FILTERS, queryFromSearchParams, searchParamsFromQuery } from '../dashboard-params.js';
+import type { AuctionFilters, AuctionQuery } from '../../../lib/listing-types.js';
+import { EMPTY_FILTERS, queryFromSearchParams, searchParamsFromQuery } from '../../../lib/dashboard-params.js';
 import { DealCard } from './deal-card.js';
-import { rememberNearZip } from '../near.js';
+import { rememberNearZip } from '../../../lib/near.js';
 import { useAuth } from '../../../lib/auth.js';
 import { FilterPanel } from './filter-panel.js';
 

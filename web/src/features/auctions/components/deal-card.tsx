@@ -1,16 +1,17 @@
-import { CalendarClock, ExternalLink, ImageOff, MapPin, Navigation, Truck } from 'lucide-react';
+import { CalendarClock, ExternalLink, Gavel, ImageOff, MapPin, Navigation, Truck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '../../../components/ui/badge.js';
 import { Button } from '../../../components/ui/button.js';
 import { Card } from '../../../components/ui/card.js';
+import { goodUpTo } from '../../../lib/bid-limits.js';
 import { formatCardPrice } from '../../../lib/format-price.js';
 import { formatEndDate } from '../../../lib/time-left.js';
-import type { AuctionCard } from '../api/types.js';
-import { AuctionEndBadge } from './auction-end-badge.js';
-import { DealScoreBadge } from './deal-score-badge.js';
-import { WatchButton } from '../../watchlist/components/watch-button.js';
-import { deliveredRangeText, distanceText } from '../near.js';
+import type { AuctionCard } from '../../../lib/listing-types.js';
+import { AuctionEndBadge } from '../../../components/auction-end-badge.js';
+import { DealScoreBadge } from '../../../components/deal-score-badge.js';
+import { WatchButton } from '../../../components/watch-button.js';
+import { deliveredRangeText, distanceText } from '../../../lib/near.js';
 
 export function DealCard({ auction, from, nearZip }: { auction: AuctionCard; from?: string; nearZip?: string }) {
   const [imageFailed, setImageFailed] = useState(false);
@@ -50,6 +51,12 @@ export function DealCard({ auction, from, nearZip }: { auction: AuctionCard; fro
             <span className="sr-only">Location: </span>
             {auction.location || 'Location not available'}
           </li>
+          {goodUpTo(auction.good_bid_limit) && (
+            <li className="flex items-center gap-1.5 font-medium text-slate-900" data-testid="card-good-limit">
+              <Gavel className="h-4 w-4 shrink-0" aria-hidden />
+              {goodUpTo(auction.good_bid_limit)}
+            </li>
+          )}
           {distance && (
             <li className="flex items-center gap-1.5" data-testid="card-distance">
               <Navigation className="h-4 w-4 shrink-0" aria-hidden />

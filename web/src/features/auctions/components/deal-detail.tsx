@@ -8,17 +8,18 @@ import { useIsPremium } from '../../../lib/entitlements.js';
 import { formatDetailPrice } from '../../../lib/format-price.js';
 import { formatEndDate } from '../../../lib/time-left.js';
 import { useAuction } from '../api/auctions-api.js';
-import { refName, type AuctionDetail } from '../api/types.js';
-import { AuctionEndBadge } from './auction-end-badge.js';
-import { DealScoreBadge } from './deal-score-badge.js';
+import { refName, type AuctionDetail } from '../../../lib/listing-types.js';
+import { AuctionEndBadge } from '../../../components/auction-end-badge.js';
+import { DealScoreBadge } from '../../../components/deal-score-badge.js';
 import { ImageCarousel, usableImages } from './image-carousel.js';
 import { PriceHistoryCard } from './price-history-card.js';
-import { WatchButton } from '../../watchlist/components/watch-button.js';
+import { WatchButton } from '../../../components/watch-button.js';
 import { ValuationCard } from './valuation-card.js';
 import { DeliveredCard } from './delivered-card.js';
+import { BidLimitsCard } from '../../../components/bid-limits-card.js';
 import { useAuth } from '../../../lib/auth.js';
-import { zipOrEmpty } from '../dashboard-params.js';
-import { distanceText, rememberedNearZip } from '../near.js';
+import { zipOrEmpty } from '../../../lib/dashboard-params.js';
+import { distanceText, rememberedNearZip } from '../../../lib/near.js';
 
 /** The subtitle's three values: year, hours and condition, whichever are known. */
 export function dealSubtitle(deal: Pick<AuctionDetail, 'year' | 'hours' | 'condition'>): string {
@@ -170,6 +171,7 @@ export function DealDetail({ id }: { id: string }) {
           </CardContent>
         </Card>
       )}
+      {data.bid_limits && <BidLimitsCard limits={data.bid_limits} bid={data.price} />}
       {nearZip && <DeliveredCard deal={data} nearZip={nearZip} />}
       <div className="grid gap-6 lg:grid-cols-2">
         <ValuationCard valuation={data.valuation} price={data.price} auctionEndDate={data.auction_end_date} scoreReason={data.deal_score === null ? data.score_reason : null} />

@@ -1,8 +1,8 @@
 import { Truck } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { formatDetailPrice } from '../../../lib/format-price.js';
-import type { AuctionDetail } from '../api/types.js';
-import { distanceText } from '../near.js';
+import type { AuctionDetail } from '../../../lib/listing-types.js';
+import { distanceText } from '../../../lib/near.js';
 
 const usd = (n: number) => formatDetailPrice(n, 'USD');
 

@@ -4,9 +4,9 @@ import { Button } from '../../../components/ui/button.js';
 import { Card } from '../../../components/ui/card.js';
 import { Field, Label, inputClass } from '../../../components/ui/form.js';
 import { parsePriceInput } from '../../../lib/format-price.js';
-import type { AuctionFilters, NamedRef } from '../api/types.js';
-import { EMPTY_FILTERS, zipOrEmpty } from '../dashboard-params.js';
-import { RADIUS_OPTIONS } from '../near.js';
+import type { AuctionFilters, NamedRef } from '../../../lib/listing-types.js';
+import { EMPTY_FILTERS, zipOrEmpty } from '../../../lib/dashboard-params.js';
+import { RADIUS_OPTIONS } from '../../../lib/near.js';
 
 type Draft = {
   category: string;

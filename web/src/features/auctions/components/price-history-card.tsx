@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { BILLING_PATH } from '../../../config/constants.js';
-import type { PricePoint } from '../api/types.js';
+import type { PricePoint } from '../../../lib/listing-types.js';
 import { PriceHistoryChart } from './price-history-chart.js';
 
 /** Price history charts are a premium feature: free users see the chart blurred with an upgrade link. */

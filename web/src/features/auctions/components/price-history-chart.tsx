@@ -1,5 +1,5 @@
 import { formatMoney } from '../../../lib/format-price.js';
-import type { PricePoint } from '../api/types.js';
+import type { PricePoint } from '../../../lib/listing-types.js';
 
 const WIDTH = 600;
 const HEIGHT = 220;

@@ -2,7 +2,7 @@ import { BookOpen, ExternalLink, Scale } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { formatMoney } from '../../../lib/format-price.js';
 import { timeLeft } from '../../../lib/time-left.js';
-import type { Comparable, Valuation } from '../api/types.js';
+import type { Comparable, Valuation } from '../../../lib/listing-types.js';
 
 const soldFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 // A calendar date (YYYY-MM-DD) and a sale's month are shown as in UTC, so no time zone shifts them a day.

@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button.js';
 import { PasswordField } from '../../../components/ui/form.js';
 import { MIN_PASSWORD_LENGTH, RESET_REDIRECT_MS } from '../../../config/constants.js';
 import { confirmPasswordReset } from '../api/password-reset.js';
-import { PasswordStrengthMeter } from './password-strength-meter.js';
+import { PasswordStrengthMeter } from '../../../components/password-strength-meter.js';
 
 export function ResetPasswordForm({ uid, token }: { uid: string; token: string }) {
   const navigate = useNavigate();

@@ -6,7 +6,7 @@ import { Checkbox } from '../../../components/ui/checkbox.js';
 import { Field, Label, PasswordField } from '../../../components/ui/form.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { useAuth, type RegisterInput } from '../../../lib/auth.js';
-import { PasswordStrengthMeter } from './password-strength-meter.js';
+import { PasswordStrengthMeter } from '../../../components/password-strength-meter.js';
 
 type FieldName = Exclude<keyof RegisterInput, 'termsAccepted'> | 'termsAccepted';
 

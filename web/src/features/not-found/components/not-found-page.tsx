@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.js';
-import { trackError } from '../../analytics/analytics.js';
+import { trackError } from '../../../lib/analytics.js';
 
 /** Spec §2: any other path shows this page and the missing path is logged (console and analytics). */
 export function NotFoundPage() {

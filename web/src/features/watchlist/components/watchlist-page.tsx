@@ -5,9 +5,9 @@ import { Button } from '../../../components/ui/button.js';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import { formatCardPrice, formatMoney } from '../../../lib/format-price.js';
-import { AuctionEndBadge } from '../../auctions/components/auction-end-badge.js';
-import { DealScoreBadge } from '../../auctions/components/deal-score-badge.js';
-import { REMIND_OPTIONS, useWatchlist, useWatchMutations, type WatchItem } from '../api/watchlist-api.js';
+import { AuctionEndBadge } from '../../../components/auction-end-badge.js';
+import { DealScoreBadge } from '../../../components/deal-score-badge.js';
+import { REMIND_OPTIONS, useWatchlist, useWatchMutations, type WatchItem } from '../../../lib/watchlist-api.js';
 
 function dealLink(item: WatchItem) {
   return `/deal/${encodeURIComponent(item.slug || String(item.listing_id))}`;
@@ -33,6 +33,25 @@ function OpenLot({ item }: { item: WatchItem }) {
           {item.fair_value !== null && <> · fair value {formatMoney(item.fair_value, 'USD')}</>}
           {item.auction_site?.name && <> · {item.auction_site.name}</>}
         </p>
+        <label className="flex items-center gap-2 text-sm text-slate-800" data-testid="watch-good-price">
+          <input
+            type="checkbox"
+            className="h-4 w-4"
+            checked={item.max_price_follows_good}
+            disabled={update.isPending}
+            onChange={(e) =>
+              update.mutate(
+                { listingId: item.listing_id, body: { follow_good_limit: e.target.checked } },
+                { onError: (err) => toast.error(err instanceof Error ? err.message : 'Could not update the price notice') },
+              )
+            }
+          />
+          <span>
+            Remind me while the bid is under my Good price
+            {item.max_price_follows_good && (item.max_price !== null ? `: ${formatMoney(item.max_price, 'USD')}` : ' (none yet: too long before the close)')}
+          </span>
+        </label>
+        {!item.max_price_follows_good && item.max_price !== null && <p className="text-xs text-slate-600">Your maximum: {formatMoney(item.max_price, 'USD')}</p>}
         {reminderSent && <p className="text-xs text-slate-600">Reminder sent {reminderSent}</p>}
         {item.notices.last_error && <p className="text-xs text-red-700">{item.notices.last_error}</p>}
         {!item.notify && <p className="text-xs text-slate-600">Messages are off for this lot.</p>}

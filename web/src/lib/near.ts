@@ -3,7 +3,7 @@
  * "~300 mi, state only" when the lot's source gives only its state), and the ZIP code the buyer
  * last searched near, remembered in this browser so the deal page can show the price delivered.
  */
-import type { LocationPrecision } from './api/types.js';
+import type { LocationPrecision } from './listing-types.js';
 
 export const RADIUS_OPTIONS = [25, 50, 100, 150, 300, 500, 1000] as const;
 

@@ -1,7 +1,7 @@
 /** The dashboard's filters, sort and page, kept in the URL so back/forward and reloads keep them. */
-import { DEFAULT_SORT, SORT_OPTIONS, SORTS_NEEDING_ZIP, type SortBy } from '../../config/constants.js';
-import { parsePriceInput } from '../../lib/format-price.js';
-import type { AuctionFilters, AuctionQuery } from './api/types.js';
+import { DEFAULT_SORT, SORT_OPTIONS, SORTS_NEEDING_ZIP, type SortBy } from '../config/constants.js';
+import { parsePriceInput } from './format-price.js';
+import type { AuctionFilters, AuctionQuery } from './listing-types.js';
 
 export const EMPTY_FILTERS: AuctionFilters = { category: null, priceMin: null, priceMax: null, location: '', searchQuery: '', nearZip: '', radiusMiles: null, maxDelivered: null, worthTheTrip: false };
 

@@ -8,7 +8,7 @@
  * short pause, when the batch is full, and with `keepalive` when the page is hidden. Analytics
  * never breaks the app: every failure is swallowed.
  */
-import { buildUrl, requestResponse } from '../../lib/api-client.js';
+import { buildUrl, requestResponse } from './api-client.js';
 
 export const DEVICE_ID_KEY = 'analytics_device_id';
 export const DEVICE_ID_PREFIX = 'dr_';

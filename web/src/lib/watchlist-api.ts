@@ -1,8 +1,8 @@
 /** The watchlist API (`/api/watchlist/*`, issue 31): fetchers, the query key and hooks. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.js';
-import { useAuth } from '../../../lib/auth.js';
-import type { AuctionCard } from '../../auctions/api/types.js';
+import { apiRequest } from './api-client.js';
+import { useAuth } from './auth.js';
+import type { AuctionCard } from './listing-types.js';
 
 export const REMIND_OPTIONS = [
   { minutes: 15, label: '15 minutes before' },
@@ -17,6 +17,8 @@ export type WatchItem = AuctionCard & {
   listing_status: 'open' | 'closed' | 'sold' | 'withdrawn';
   remind_before_minutes: number;
   max_price: number | null;
+  /** The maximum is the lot's Good limit and follows it on a rescore (issue 38). */
+  max_price_follows_good: boolean;
   delivery_method: 'email' | 'sms';
   notify: boolean;
   watched_at: string;
@@ -38,7 +40,7 @@ export const WATCHLIST_KEY = ['watchlist'] as const;
 export const watchlistApi = {
   list: () => apiRequest<{ data: { items: WatchItem[] } }>('/api/watchlist/').then((r) => r.data.items),
   watch: (listingId: number) => apiRequest<{ data: WatchItem }>('/api/watchlist/', { method: 'POST', body: { listing_id: listingId } }).then((r) => r.data),
-  update: (listingId: number, body: { remind_before_minutes?: number; max_price?: number | null }) =>
+  update: (listingId: number, body: { remind_before_minutes?: number; max_price?: number | null; follow_good_limit?: boolean }) =>
     apiRequest<{ data: WatchItem }>(`/api/watchlist/${listingId}/`, { method: 'PATCH', body }).then((r) => r.data),
   unwatch: (listingId: number) => apiRequest<null>(`/api/watchlist/${listingId}/`, { method: 'DELETE' }),
 };

@@ -1,9 +1,9 @@
 import { Eye, EyeOff } from 'lucide-react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button.js';
-import { useAuth } from '../../../lib/auth.js';
-import { useWatchlist, useWatchMutations } from '../api/watchlist-api.js';
+import { Button } from './ui/button.js';
+import { useAuth } from '../lib/auth.js';
+import { useWatchlist, useWatchMutations } from '../lib/watchlist-api.js';
 
 /**
  * Watch / Watching on a card or the deal page (issue 31). Signed out, a click goes to sign in

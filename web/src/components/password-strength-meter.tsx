@@ -1,5 +1,5 @@
-import { passwordStrength } from '../../../lib/password-strength.js';
-import { cn } from '../../../lib/cn.js';
+import { passwordStrength } from '../lib/password-strength.js';
+import { cn } from '../lib/cn.js';
 
 const colors = ['bg-red-600', 'bg-red-600', 'bg-red-600', 'bg-amber-500', 'bg-brand-600', 'bg-green-600'];
 

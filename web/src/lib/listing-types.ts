@@ -1,5 +1,6 @@
 /** The listings API's shapes (spec §3, §7; PRODUCT.md "Listings"). */
-import type { SortBy } from '../../../config/constants.js';
+import type { SortBy } from '../config/constants.js';
+import type { BidLimits } from './bid-limits.js';
 
 export type NamedRef = { id: number; name: string };
 
@@ -25,6 +26,8 @@ export type AuctionCard = {
   /** With near: the delivered total with the haul's low and high estimates (null: no price or no place). */
   delivered_total_low?: number | null;
   delivered_total_high?: number | null;
+  /** The highest bid still Good at the lot's time left ("Good up to $6,200"); null: unscored or not yet. */
+  good_bid_limit?: number | null;
 };
 
 export type LocationPrecision = 'zip' | 'city' | 'state';
@@ -108,6 +111,8 @@ export type AuctionDetail = {
   distance_miles?: number | null;
   location_precision?: LocationPrecision | null;
   delivered?: Delivered | null;
+  /** The deal score inverted (issue 38): the most to bid for each level; null when unscored or not open. */
+  bid_limits?: BidLimits | null;
 };
 
 export type AuctionDetailResponse = { data: AuctionDetail };

@@ -1,6 +1,6 @@
 import { Clock } from 'lucide-react';
-import { Badge } from '../../../components/ui/badge.js';
-import { timeLeft } from '../../../lib/time-left.js';
+import { Badge } from './ui/badge.js';
+import { timeLeft } from '../lib/time-left.js';
 
 /** 'Auction Ended', 'No end date' or '{time} left', in warning style with under a day left. */
 export function AuctionEndBadge({ endDate, now }: { endDate: string | null; now?: Date }) {

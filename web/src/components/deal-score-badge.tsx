@@ -1,5 +1,5 @@
-import { Badge, type BadgeTone } from '../../../components/ui/badge.js';
-import { dealScoreBadge, type DealLevel } from '../../../lib/deal-score.js';
+import { Badge, type BadgeTone } from './ui/badge.js';
+import { dealScoreBadge, type DealLevel } from '../lib/deal-score.js';
 
 const LEVEL_TONES: Record<DealLevel, BadgeTone> = { excellent: 'success', good: 'info', fair: 'warning', poor: 'muted' };
 
