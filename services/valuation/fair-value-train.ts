@@ -142,12 +142,14 @@ export type TrainOptions = {
 
 const DEFAULT_HALF_LIFE_YEARS = Infinity;
 /**
- * The market level's periods: quarters (price-index.ts). Chosen on the training-period fold
- * (Ritchie Bros. machines of Dec 2022–Feb 2023, trained on every history before): RMSLE 0.5008
- * against 0.5036 with calendar years, the six Fast Iron types 0.3844 against 0.3916, excavators'
- * median log error +0.153 against +0.162 (2026-11-29; docs/valuation.md, "Today's market").
+ * The market level's periods: calendar years (price-index.ts). Quarters did better on the
+ * Ritchie Bros. training-period fold (machines of Dec 2022–Feb 2023: RMSLE 0.5008 against 0.5036,
+ * the six Fast Iron types 0.3844 against 0.3916), but moved Fast Iron's own years too: the Fast
+ * Iron February split 0.2619 → 0.2627 and West from July 2025 1.1114 → 1.1379 against its per-type
+ * median's 1.1195, which the no-regression rule forbids (2026-11-29; docs/valuation.md, "Today's
+ * market"). Quarters only where the level market sells densely is the next step.
  */
-export const INDEX_PERIOD_MONTHS = 3;
+export const INDEX_PERIOD_MONTHS = 12;
 /** A sale of a new, never used machine (`unused` as the conversions and listings state it). */
 const isUnused = (s: ValuationInput) => ['yes', 'true', '1'].includes(String(s.attributes.unused ?? '').toLowerCase());
 export const SOURCE_WEIGHTS: Record<string, number> = {};
