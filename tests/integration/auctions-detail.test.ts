@@ -89,6 +89,7 @@ describe('GET /api/auctions/detail/{id}/', () => {
         confidence: 0.72,
         claim: expect.stringMatching(/^\$\d[\d,]* — about \d+% under similar sales; \d+ in \d+ sold for more$/),
         note: null,
+        market_as_of: null,
         comparables: [
           { title: '2017 John Deere 310SL', price: 66000, original_price: 66000, adjusted_price: 66000, sold_at: '2025-10-01', source: 'import:fastiron', url: null },
           { title: '2019 John Deere 310SL', price: 71000, original_price: 64500, adjusted_price: 71000, sold_at: '2025-11-12', source: 'crawl:purplewave', url: 'https://purplewave.example/lot/9' },
