@@ -25,7 +25,7 @@ import { canonicalMake, modelFamily, parseTitle } from '../crawler/normalize/tit
 import { categoryIdByName, OTHER_CATEGORY_ID, type CategoryName } from '../shared/categories.js';
 import type { RbAuctionRecord } from '../shared/datasets/rbauction.js';
 import type { TrainingSale } from './features.js';
-import { westMachine } from './westauction-sales.js';
+import { importedSale, westMachine } from './westauction-sales.js';
 
 export const RBAUCTION_ORIGIN = 'import:rbauction';
 export const RBAUCTION_SOURCE = 'rbauction';
@@ -312,21 +312,5 @@ export function rbAuctionToSoldResult(r: RbAuctionRecord): RbSoldResult | { skip
 /** The lot as a training sale (the same fields the importer stores); null when it is not a machine sale. */
 export function rbAuctionToSale(r: RbAuctionRecord): TrainingSale | null {
   const row = rbAuctionToSoldResult(r);
-  if ('skip' in row) return null;
-  return {
-    categoryId: row.categoryId,
-    make: row.make,
-    model: row.model,
-    modelFamily: row.modelFamily,
-    year: row.year,
-    hours: row.hours,
-    condition: null,
-    state: row.state,
-    saleChannel: row.saleChannel,
-    soldAt: row.soldAt,
-    price: row.price,
-    attributes: row.attributes,
-    title: row.title,
-    description: null,
-  };
+  return 'skip' in row ? null : importedSale(row);
 }

@@ -117,7 +117,13 @@ export function westAuctionToSoldResult(r: WestAuctionRecord): WestSoldResult | 
 
 export function westAuctionToSale(r: WestAuctionRecord): TrainingSale | null {
   const row = westAuctionToSoldResult(r);
-  if ('skip' in row) return null;
+  return 'skip' in row ? null : importedSale(row);
+}
+
+/** An imported sold result (West, Ritchie Bros.) as a training sale: the fields the importer stores. */
+export function importedSale(
+  row: Pick<WestSoldResult, 'categoryId' | 'make' | 'model' | 'modelFamily' | 'year' | 'hours' | 'state' | 'saleChannel' | 'soldAt' | 'price' | 'attributes' | 'title'>,
+): TrainingSale {
   return {
     categoryId: row.categoryId,
     make: row.make,
