@@ -212,6 +212,32 @@ function sortedByDate<T extends { soldAt: Date }>(rows: T[]): T[] {
 
 const TYPICAL_ATTRIBUTES = [...ATTRIBUTE_FEATURES, 'ModelID'];
 
+/**
+ * Per source, at most this many held-out sales are valued as the scorer values them for the deal
+ * score's calibration (TrainOptions.finalValues), evenly spaced in time: each costs a scoreListings
+ * call with up to 400 comparables, and a distribution's knots need thousands of errors, not the
+ * 150,000 a million sales hold out. Every shipped history (~110,000 sales: ~9,300 Ritchie Bros.
+ * held out) stays under it, so its calibration is unchanged (bench:train, docs/benchmarks.md).
+ */
+export const CALIBRATION_SALES_PER_SOURCE = 12_000;
+
+/** Indices (into `holdout`, in order) of the held-out sales the deal score is calibrated on. */
+function calibrationSample(holdout: TrainingSale[]): number[] {
+  const bySource = new Map<string, number[]>();
+  holdout.forEach((s, i) => {
+    const key = saleSource(s);
+    let list = bySource.get(key);
+    if (!list) bySource.set(key, (list = []));
+    list.push(i);
+  });
+  const keep = new Uint8Array(holdout.length);
+  for (const idx of bySource.values()) {
+    const take = Math.min(idx.length, CALIBRATION_SALES_PER_SOURCE);
+    for (let k = 0; k < take; k++) keep[idx[Math.floor((k * idx.length) / take)]!] = 1;
+  }
+  return holdout.flatMap((_, i) => (keep[i] ? [i] : []));
+}
+
 /** A source needs this many sales in the holdout to get its own share of it and its own range. */
 const MIN_SOURCE_HOLDOUT = 40;
 
@@ -361,13 +387,13 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   // online auction's later lots differ from its latest ones more than its latest from its earlier
   const onlineTail = opts.onlineRangeTail ?? ONLINE_RANGE_TAIL;
   /** The ranges and the deal score's distributions from one log residual per held-out sale. */
-  const calibrate = (residuals: number[]) => {
+  const calibrate = (residuals: number[], rows: TrainingSale[] = holdout) => {
     const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
-    holdout.forEach((r, i) => residualsByBucket[supportBucket(fitSupport[supportKey(r)] ?? 0)]!.push(residuals[i]!));
+    rows.forEach((r, i) => residualsByBucket[supportBucket(fitSupport[supportKey(r)] ?? 0)]!.push(residuals[i]!));
     const overall = quantiles(shifted(residuals));
     const byBucket = residualsByBucket.map((values) => (values.length >= 40 ? quantiles(shifted(values)) : null));
     const indicesBySource = new Map<string, number[]>();
-    holdout.forEach((r, i) => {
+    rows.forEach((r, i) => {
       const key = saleSource(r);
       let idx = indicesBySource.get(key);
       if (!idx) indicesBySource.set(key, (idx = []));
@@ -388,13 +414,13 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
       if (opts.lotScale !== true || idx.length < FEW_HELD_OUT) continue;
       const values = idx.map((i) => residuals[i]!);
       const model = fitScaleModel(
-        idx.map((i) => scaleFeatures(holdout[i]!, fitSupport[supportKey(holdout[i]!)] ?? 0)),
+        idx.map((i) => scaleFeatures(rows[i]!, fitSupport[supportKey(rows[i]!)] ?? 0)),
         values,
       );
       if (!model) continue;
       lotScales[source] = { ...model, rows: fit.length };
       const median = quantile([...values].sort((a, b) => a - b), 0.5);
-      for (const i of idx) standardised[i] = median + (residuals[i]! - median) / lotScale(model, scaleFeatures(holdout[i]!, fitSupport[supportKey(holdout[i]!)] ?? 0));
+      for (const i of idx) standardised[i] = median + (residuals[i]! - median) / lotScale(model, scaleFeatures(rows[i]!, fitSupport[supportKey(rows[i]!)] ?? 0));
     }
     const standardisedBySource = new Map([...indicesBySource].map(([k, idx]) => [k, idx.map((i) => standardised[i]!)]));
     // A source with few held-out sales (FEW_HELD_OUT) claims no more than the per-type median price
@@ -426,7 +452,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     // loaders land within ±0.19 log of the value, its graders ±0.31 — one spread for both over-claims
     // graders and under-claims backhoes
     const residualsByType = new Map<string, number[]>();
-    holdout.forEach((r, i) => {
+    rows.forEach((r, i) => {
       const key = `${saleSource(r)}|${r.categoryId}`;
       let list = residualsByType.get(key);
       if (!list) residualsByType.set(key, (list = []));
@@ -496,15 +522,17 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     // The claims calibrated on the errors of the value a buyer is shown: each held-out sale valued
     // by the holdout fit as the scorer values a listing (comparables only from the earlier sales,
     // the value resting on them), at its own price as sold. The range stays the trees' (accuracy's).
-    progress(`calibrating the deal score on the scorer's values of the ${holdout.length} held-out sales`);
+    const sample = calibrationSample(holdout);
+    progress(`calibrating the deal score on the scorer's values of ${sample.length < holdout.length ? `${sample.length} of ` : ''}the ${holdout.length} held-out sales`);
     const raw = new Map(usable.map((s, i) => [s, asSold[i]!]));
-    const heldOut = holdout.map((s) => raw.get(s) ?? s);
+    const heldOut = sample.map((i) => raw.get(holdout[i]!) ?? holdout[i]!);
     const values = opts.finalValues(holdoutModel(), fit.map((s) => raw.get(s) ?? s), heldOut);
-    const residuals = heldOut.map((s, i) => {
-      const v = values[i];
-      return v !== null && v !== undefined && v > 0 ? Math.log1p(s.price) - Math.log1p(v) : all[i]!;
+    raw.clear();
+    const residuals = heldOut.map((s, j) => {
+      const v = values[j];
+      return v !== null && v !== undefined && v > 0 ? Math.log1p(s.price) - Math.log1p(v) : all[sample[j]!]!;
     });
-    ranges = withKnotsOf(ranges, calibrate(residuals));
+    ranges = withKnotsOf(ranges, calibrate(residuals, sample.map((i) => holdout[i]!)));
   }
   if (opts.holdoutOnly) return { model: holdoutModel(), seconds: (performance.now() - started) / 1000 };
 
