@@ -3,7 +3,7 @@
  * holdout for the number of trees and the range, then a refit on everything.
  */
 import { ATTRIBUTE_FEATURES, buildVocabulary, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
-import { trainGbdt, type GbdtParams } from './gbdt.js';
+import { binMatrix, trainGbdt, type BinnedMatrix, type GbdtParams } from './gbdt.js';
 import { fitTitleWords } from './title-words.js';
 import { fitLotNeighbours, listingLogShift, neighbourLogPrice } from './lot-neighbours.js';
 import { estimatePriceIndex, inDollarsOf } from './price-index.js';
@@ -345,7 +345,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const holdoutX = encode(holdout, fitVocab, fitTe);
   const memberCount = Math.max(1, Math.floor(opts.members ?? DEFAULT_MEMBERS));
   const memberParams = (k: number): Partial<GbdtParams> => ({ ...params, seed: (params.seed ?? 1) + k * 1000 });
-  const fitX = encode(fit, fitVocab, fitTe, fit);
+  // binned once for every member, each raw column dropped once binned (a million rows' columns are ~650 MB)
+  let fitX: BinnedMatrix | undefined = binMatrix(ALL_SPECS, encode(fit, fitVocab, fitTe, fit), params, true);
   // Early stopping: each held-out sale weighs by the inverse of its source's price variance, so an
   // online source's far wider spread of prices does not stop the trees that
   // Fast Iron still gains from: a few dozen online lots outweighed 2,400 Fast Iron sales and halted
@@ -362,8 +363,9 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const fitWeights = weigh(fit, recencyWeights(fit, halfLife));
   const firstMembers = Array.from({ length: memberCount }, (_, k) => {
     progress(`holdout fit ${k + 1}/${memberCount} on ${fit.length} sales, stopping on the latest ${holdout.length}`);
-    return trainGbdt(ALL_SPECS, fitX, y(fit), memberParams(k), { x: holdoutX, y: holdoutY, weights: holdoutWeights }, fitWeights, huberDeltas(fit));
+    return trainGbdt(ALL_SPECS, fitX!, y(fit), memberParams(k), { x: holdoutX, y: holdoutY, weights: holdoutWeights }, fitWeights, huberDeltas(fit));
   });
+  fitX = undefined;
   const neighbourBlend = opts.neighbourBlend ?? NEIGHBOUR_BLEND;
   const fitNeighbours = fitLotNeighbours(fit);
   const holdoutTrees = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
@@ -541,7 +543,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const targetEncoding = fitTargetEncoding(usable, opts.targetSmoothing ?? DEFAULT_TARGET_SMOOTHING);
   const usableHours = imputeHours ? typicalHoursPerYear(usable) : undefined;
   const usableTw = fitTitleWords(usable);
-  const usableX = encode(usable, vocabulary, targetEncoding, usable, usableHours, usableTw);
+  const usableX = binMatrix(ALL_SPECS, encode(usable, vocabulary, targetEncoding, usable, usableHours, usableTw), params, true);
   const usableWeights = weigh(usable, recencyWeights(usable, halfLife));
   const finals = firstMembers.map((first, k) => {
     const trees = opts.fixedTrees ?? Math.max(1, Math.round(first.report.bestIteration * 1.1));
