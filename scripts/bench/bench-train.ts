@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { trainInThread } from '../../services/scorer/train-model.js';
 import { saleSource } from '../../services/valuation/fair-value-model.js';
-import { syntheticSales } from './synthetic-sales.js';
+import { syntheticSaleStream } from './synthetic-sales.js';
 import { packSales } from '../../services/scorer/packed-sales.js';
 
 const { values: args } = parseArgs({
@@ -40,13 +40,17 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 const generated = performance.now();
-// packed here as the scorer packs the history it reads (train-model.ts): the sale objects die with this scope
-const { packed, bySource } = (() => {
-  const sales = syntheticSales(COUNT, SEED);
-  const bySource: Record<string, number> = {};
-  for (const s of sales) bySource[saleSource(s)] = (bySource[saleSource(s)] ?? 0) + 1;
-  return { packed: packSales(sales), bySource };
-})();
+// packed as they are made, as the scorer packs the history it reads (train-model.ts): no million sale objects held
+const bySource: Record<string, number> = {};
+const packed = packSales(
+  (function* () {
+    for (const s of syntheticSaleStream(COUNT, SEED)) {
+      bySource[saleSource(s)] = (bySource[saleSource(s)] ?? 0) + 1;
+      yield s;
+    }
+  })(),
+  COUNT,
+);
 const generateSeconds = (performance.now() - generated) / 1000;
 log(`${COUNT} synthetic sales (${Object.entries(bySource).map(([k, n]) => `${k} ${n}`).join(', ')}) made in ${generateSeconds.toFixed(1)} s; training in the product's thread`);
 

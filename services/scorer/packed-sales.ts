@@ -35,8 +35,9 @@ export function isPackedSales(value: unknown): value is PackedSales {
   return typeof value === 'object' && value !== null && (value as PackedSales).packed === 'training-sales-v1';
 }
 
-export function packSales(sales: TrainingSale[]): PackedSales {
-  const count = sales.length;
+/** Packs sales; from any iterable (a stream of `count` sales need not be held whole). */
+export function packSales(sales: Iterable<TrainingSale>, count = Array.isArray(sales) ? sales.length : NaN): PackedSales {
+  if (!Number.isInteger(count) || count < 0) throw new Error('packSales needs the count of a stream of sales');
   const numbers = new Float64Array(count * NUMBERS);
   const text = new Int32Array(count * TEXT.length);
   const attributes = new Int32Array(count);
@@ -54,7 +55,9 @@ export function packSales(sales: TrainingSale[]): PackedSales {
   const setKey = (entries: [string, AttributeValue][]) =>
     entries.map(([k, v]) => `${k}\u0000${v === undefined ? 'u' : v === null ? 'n' : typeof v === 'number' ? `d${v}` : `s${v}`}`).join('\u0001');
   const num = (v: number | null) => (v === null ? NaN : v);
-  sales.forEach((s, i) => {
+  let i = 0;
+  for (const s of sales) {
+    if (i >= count) throw new Error(`more than the ${count} sales announced`);
     const n = i * NUMBERS;
     numbers[n] = num(s.categoryId);
     numbers[n + 1] = num(s.year);
@@ -66,8 +69,9 @@ export function packSales(sales: TrainingSale[]): PackedSales {
     const key = setKey(entries);
     let set = setIds.get(key);
     if (set === undefined) setIds.set(key, (set = attributeSets.push(entries) - 1));
-    attributes[i] = set;
-  });
+    attributes[i++] = set;
+  }
+  if (i !== count) throw new Error(`${i} sales, not the ${count} announced`);
   return { packed: 'training-sales-v1', count, numbers, text, attributes, strings, attributeSets };
 }
 

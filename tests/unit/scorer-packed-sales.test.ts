@@ -38,3 +38,13 @@ describe('packed training sales', () => {
     expect(new Set(rb.map((s) => s.attributes)).size).toBe(1);
   });
 });
+
+describe('packing a stream of sales', () => {
+  it('packs as they come, and refuses a stream longer or shorter than announced', () => {
+    const sales = syntheticSales(300, 5);
+    expect(unpackSales(packSales(sales.values(), 300))).toEqual(sales);
+    expect(() => packSales(sales.values())).toThrow(/count/);
+    expect(() => packSales(sales.values(), 299)).toThrow(/more than the 299/);
+    expect(() => packSales(sales.values(), 301)).toThrow(/300 sales, not the 301/);
+  });
+});
