@@ -62,7 +62,7 @@ const sampler = setInterval(() => (phasePeak = Math.max(phasePeak, process.memor
 const phases: [number, string, number][] = [];
 const started = performance.now();
 const cpu = process.cpuUsage();
-let phase = 'sending the sales to the thread';
+let phase = 'handing the packed sales to the thread, unpacking them';
 const endPhase = (at: number) => {
   phasePeak = Math.max(phasePeak, process.memoryUsage.rss());
   log(`  [${at.toFixed(0).padStart(4)} s] ${phase.slice(0, 100)}${phase.length > 100 ? '…' : ''}: done, peak RSS ${mib(phasePeak)} MiB`);

@@ -12,6 +12,7 @@ try {
   const sales = unpackSales(message.sales);
   delete (message as { sales?: PackedSales }).sales;
   const onProgress = (message: string) => parentPort!.postMessage({ progress: message });
+  onProgress(`${sales.length} sales unpacked; today's dollars (price index)`);
   const { model, seconds } = trainFairValueModel(sales, { ...withFinalValueCalibration(options), onProgress });
   const used = process.cpuUsage(cpu);
   parentPort!.postMessage({ ok: true, model: model.toJSON(), seconds, cpuSeconds: (used.user + used.system) / 1e6 });

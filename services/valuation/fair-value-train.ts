@@ -188,7 +188,9 @@ export const LEFT_OUT_FEATURES = ['hours_per_year', 'te_model_age', 'te_family_a
 const DEFAULT_IMPUTE_HOURS = false;
 
 function recencyWeights(rows: TrainingSale[], halfLifeYears: number): Float64Array {
-  const latest = Math.max(...rows.map((r) => r.soldAt.getTime()));
+  // a loop, not Math.max(...times): a million arguments overflow the stack
+  let latest = -Infinity;
+  for (const r of rows) latest = Math.max(latest, r.soldAt.getTime());
   const year = 365.25 * 24 * 3600 * 1000;
   return Float64Array.from(rows.map((r) => Math.pow(0.5, (latest - r.soldAt.getTime()) / year / halfLifeYears)));
 }
@@ -290,7 +292,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     opts.priceIndex === false
       ? undefined
       : estimatePriceIndex(
-          asSold.map((s) => ({ ...s, market: saleMarket(s), unused: isUnused(s) })),
+          asSold.map((s) => ({ categoryId: s.categoryId, make: s.make, modelFamily: s.modelFamily, year: s.year, soldAt: s.soldAt, price: s.price, market: saleMarket(s), unused: isUnused(s) })),
           { periodMonths: opts.indexPeriodMonths ?? INDEX_PERIOD_MONTHS },
         );
   const latestSale = asSold[asSold.length - 1]!.soldAt;

@@ -22,11 +22,15 @@ export type PriceIndex = {
 
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 
+/** Each index's point times, parsed once (a training brings a million prices to one date; a rescore values a million listings). */
+const pointTimes = new WeakMap<PriceIndex['points'], Float64Array>();
+
 export function priceLevel(index: PriceIndex | undefined, at: Date): number {
   const points = index?.points ?? [];
   if (points.length === 0) return 0;
   const t = at.getTime();
-  const times = points.map((p) => Date.parse(p.at));
+  let times = pointTimes.get(points);
+  if (!times || times.length !== points.length) pointTimes.set(points, (times = Float64Array.from(points, (p) => Date.parse(p.at))));
   if (t <= times[0]!) return points[0]!.log;
   const last = points.length - 1;
   if (t >= times[last]!) return points[last]!.log;
