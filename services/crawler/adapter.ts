@@ -71,7 +71,7 @@ export type RouteResult = {
 
 export type RouteHandler = (page: FetchedPage, env: AdapterEnv) => RouteResult;
 
-/** What an adapter may read at run time (never process.env). */
+/** What an adapter may read at run time (never the process environment). */
 export type AdapterEnv = {
   config: Config;
   baseUrl: string;
