@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { childEnvironment } from '../services/shared/config.js';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from './cli/command.js';
@@ -92,7 +93,7 @@ const stack = new ComposeStack(
   envFile,
   // The classic builder: BuildKit would fetch its frontend from a registry. COMPOSE_PROFILES
   // brings in the demo site (profile `demo`).
-  { ...process.env, DEAL_RADAR_ENV_FILE: envFile, COMPOSE_PROFILES: 'demo', DOCKER_BUILDKIT: '0', COMPOSE_DOCKER_CLI_BUILD: '0' },
+  childEnvironment({ DEAL_RADAR_ENV_FILE: envFile, COMPOSE_PROFILES: 'demo', DOCKER_BUILDKIT: '0', COMPOSE_DOCKER_CLI_BUILD: '0' }),
   repo,
 );
 const checks = new SmokeChecks(stack, `http://127.0.0.1:${apiPort}`);

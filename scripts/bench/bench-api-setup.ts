@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { childEnvironment } from '../../services/shared/config.js';
 import { fileURLToPath } from 'node:url';
 import type postgres from 'postgres';
 import { openSql } from '../../services/shared/database/connection-url.js';
@@ -82,8 +83,7 @@ export async function prepareBenchDatabase(opts: {
 export function startApiChild(opts: { port: number; databaseUrl: string; dataDir: string; snapshotFile: string; nodeArgs: string[] }): ChildProcess {
   return spawn(process.execPath, [...opts.nodeArgs, '--import', 'tsx', path.join(ROOT, 'services/api/main.ts')], {
     cwd: ROOT,
-    env: {
-      ...process.env,
+    env: childEnvironment({
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
@@ -93,7 +93,7 @@ export function startApiChild(opts: { port: number; databaseUrl: string; dataDir
       LISTINGS_INDEX_SNAPSHOT: opts.snapshotFile,
       JWT_SECRET: randomBytes(48).toString('base64url'),
       SERVICES: 'api',
-    },
+    }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }

@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { readIndexSnapshot } from '../../services/listings/listing-index-snapshot-file.js';
 import { ListingIndex, type IndexColumns, type IndexedListing, type IndexFilter, type IndexSort } from '../../services/listings/listing-index/index.js';
 import { premiumOf } from '../../services/listings/listing-index/slot-store.js';
-import { WEIGHT_CLASSES } from '../../services/valuation/freight.js';
+import { WEIGHT_CLASSES } from '../../services/shared/rules/freight-rates.js';
 import { lookupZip } from '../../services/shared/geo/gazetteer.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

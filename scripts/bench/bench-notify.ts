@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { renderMatchEmail } from '../../services/alerts/alert-messages.js';
-import { instantMessageKey } from '../../services/alerts/alert-message-keys.js';
+import { instantMessageKey } from '../../services/shared/rules/alert-message-keys.js';
 import { alertLinkKey } from '../../services/alerts/alerts-service.js';
 import { unsubscribeUrl } from '../../services/alerts/unsubscribe-tokens.js';
 import { dispatchInstantNotifications } from '../../services/matcher/dispatch-notifications.js';

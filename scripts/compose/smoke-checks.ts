@@ -87,7 +87,7 @@ export class SmokeChecks {
 
   async crawlStoresListings(): Promise<string> {
     // The crawler crawls a source never crawled before as it starts (CRAWL_SOURCES=demo).
-    const run = await this.finishedRun(null, 5 * 60_000);
+    const run = await this.finishedRun(null, 10 * 60_000); // ~120 pages at one per 2 s
     const listings = await this.stack.count("SELECT count(*) FROM listings l JOIN sources s ON s.id = l.source_id WHERE s.name = 'demo'");
     if (run.lotsNew === 0 || listings === 0) throw new Error(`run #${run.id} stored ${run.lotsNew} lots; ${listings} listings in the database`);
     return `the crawler's first run #${run.id} of http://demo-site:8090 read ${run.pages} pages in ${run.seconds} s and stored ${run.lotsNew} lots; ${listings} demo listings in PostgreSQL`;
@@ -145,7 +145,7 @@ export class SmokeChecks {
     const published = Date.now();
     await this.site('POST', '/_control/publish', { lot_id: pick.lot_id, price: pick.price, hours_left: pick.hours_left });
     const runId = await this.requestCrawl();
-    await this.finishedRun(runId, 5 * 60_000);
+    await this.finishedRun(runId, 10 * 60_000);
     const mail = await waitUntil('the alert e-mail in the outbox', 5 * 60_000, async () => {
       const rows = await this.stack.sql(`SELECT id, status, coalesce(transport, ''), subject FROM outbox_messages WHERE lower(recipient) = lower('${this.email}') AND kind = 'alert' ORDER BY id`);
       return rows.length > 0 && rows.every(([, status]) => status === 'sent' || status === 'failed') ? rows : undefined;

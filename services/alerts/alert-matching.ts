@@ -6,7 +6,7 @@
 import type { AlertDealLevel, NotificationEvent } from '../../db/schema/alerts.js';
 import { distanceMiles } from '../shared/geo/distance.js';
 import { worthTheTrip } from '../valuation/delivered-price.js';
-import { haulEstimate, weightClass } from '../valuation/freight.js';
+import { haulEstimate, weightClass } from '../shared/rules/freight-rates.js';
 import type { AlertCriteria } from './alert-rules.js';
 import { MATERIAL_PRICE_DROP } from '../shared/rules/alert-limits.js';
 

@@ -10,7 +10,7 @@
  * robots.txt, block detection, storage and scoring are the pipeline's job, identical for all.
  */
 import type { Config } from '../shared/config.js';
-import type { LotPatch, ScrapedListing } from './normalize/listing.js';
+import type { LotPatch, ScrapedListing } from '../shared/lots/normalize-listing.js';
 
 /**
  * `list`: a page of lots (and further pages); `detail`: one known lot re-checked; `update`: a
@@ -71,7 +71,7 @@ export type RouteResult = {
 
 export type RouteHandler = (page: FetchedPage, env: AdapterEnv) => RouteResult;
 
-/** What an adapter may read at run time (never process.env). */
+/** What an adapter may read at run time (never the process environment). */
 export type AdapterEnv = {
   config: Config;
   baseUrl: string;

@@ -22,7 +22,7 @@ import { detectBlock } from './fetchers/block-detection.js';
 import { detectLoginWall } from './fetchers/login-detection.js';
 import type { BrowserFetcher } from './fetchers/browser-fetcher.js';
 import { FetchRefusedError, httpFetch, retryAfterMs, userAgent, type FetchPolicy, type HttpResponse } from './fetchers/http-fetcher.js';
-import { normalizeListing, type LotPatch, type NormalizedListing, type ScrapedListing } from './normalize/listing.js';
+import { normalizeListing, type LotPatch, type NormalizedListing, type ScrapedListing } from '../shared/lots/normalize-listing.js';
 import type { RobotsGate } from './politeness/robots.js';
 import { recordCrawlError, type CrawlErrorKind } from '../shared/repositories/crawl-errors-repository.js';
 import {

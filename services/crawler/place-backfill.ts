@@ -6,7 +6,7 @@
  */
 import type { DbOrTx } from '../shared/database/db.js';
 import { listUntriedPlaces, writePlaces } from '../shared/repositories/listing-places-repository.js';
-import { placeListing } from './normalize/listing.js';
+import { placeListing } from '../shared/lots/normalize-listing.js';
 
 export async function backfillListingPlaces(db: DbOrTx, opts: { batchSize?: number; stopped?: () => boolean } = {}): Promise<{ tried: number; written: number }> {
   const batchSize = opts.batchSize ?? 2000;

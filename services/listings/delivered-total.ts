@@ -7,7 +7,7 @@
  * worthTheTrip() with the haul's high estimate, the discount counted in whole cents (so the
  * rule is exact, as PostgreSQL's numeric is). Pure.
  */
-import { WEIGHT_CLASSES, haulEstimate, type WeightClass } from '../valuation/freight.js';
+import { WEIGHT_CLASSES, haulEstimate, type WeightClass } from '../shared/rules/freight-rates.js';
 
 /** A weight class as a small code (its place in WEIGHT_CLASSES), as the index stores it. */
 export function weightCode(weight: WeightClass): number {

@@ -7,7 +7,7 @@ import { distanceMiles } from '../shared/geo/distance.js';
 import { lookupZip, type GeoPoint } from '../shared/geo/gazetteer.js';
 import { toStateCode } from '../shared/us-states.js';
 import { deliveredPrice } from '../valuation/delivered-price.js';
-import { weightClass } from '../valuation/freight.js';
+import { weightClass } from '../shared/rules/freight-rates.js';
 import { deliveredTotals } from './delivered-total.js';
 import { bidLimitsBasis, bidLimitsLine, bidLimitsNote, dealClaimSentence } from '../valuation/deal-claim.js';
 import type { StoredBidLimits } from '../../db/schema/listings.js';

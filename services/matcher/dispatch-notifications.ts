@@ -7,7 +7,7 @@
  */
 import { distanceMiles } from '../shared/geo/distance.js';
 import { deliveredPrice } from '../valuation/delivered-price.js';
-import { digestMessageKey, instantMessageKey, ALERT_DIGEST_KIND, ALERT_MESSAGE_KIND } from '../alerts/alert-message-keys.js';
+import { digestMessageKey, instantMessageKey, ALERT_DIGEST_KIND, ALERT_MESSAGE_KIND } from '../shared/rules/alert-message-keys.js';
 import {
   renderDigestEmail,
   renderDigestSms,

@@ -324,6 +324,14 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 }
 
 /**
+ * The environment a child process starts with: this process's, with `changes` on top (the one
+ * place besides parseConfig that reads process.env: scripts that start the product's processes).
+ */
+export function childEnvironment(changes: Record<string, string> = {}): Record<string, string | undefined> {
+  return { ...process.env, ...changes };
+}
+
+/**
  * The variables of a `.env` file (default: the working directory's), or none when there is no
  * such file. Only read here; a malformed line is skipped as dotenv does.
  */

@@ -4,7 +4,7 @@
  * class and the distance (freight.ts) — as a low–high range. The deal score is untouched by it (it
  * compares a lot with its market); "worth the trip" compares the discount with the haul. Pure.
  */
-import { FREIGHT_RATES, haulEstimate, weightClass, type WeightClass } from './freight.js';
+import { FREIGHT_RATES, haulEstimate, weightClass, type WeightClass } from '../shared/rules/freight-rates.js';
 
 export type DeliveredPrice = {
   /** What the buyer pays the seller now before premium (current bid, else asking price); null: price on request. */

@@ -5,7 +5,7 @@
  *
  * The item type is the tail of the results page's name (`2015-komatsu-pc490lc-11-hydraulic-
  * excavator` → `hydraulic-excavator`). It is mapped to the ten types by the crawler's own category
- * words (normalize/category.ts), after the few rules below that its words lack or get wrong for
+ * words (shared/lots/category.ts), after the few rules below that its words lack or get wrong for
  * these names. Decisions (docs/sources.md, "Ritchie Bros. results"):
  * - mini and midi excavators are Excavators (`tons_class` 1 or 5 from "1-4.9 / 5-9.9 tons");
  * - compact track loaders and multi-terrain loaders are Skid Steers (as the crawler files them);
@@ -20,8 +20,8 @@
  * Lots of several (`quantity-of-…`), site goods (fences, cones, signs, barricades, job boxes,
  * supplies) and parts or stationary lots are skipped and counted.
  */
-import { categoryIdFor } from '../crawler/normalize/category.js';
-import { canonicalMake, modelFamily, parseTitle } from '../crawler/normalize/title-parser.js';
+import { categoryIdFor } from '../shared/lots/category.js';
+import { canonicalMake, modelFamily, parseTitle } from '../shared/lots/title-parser.js';
 import { categoryIdByName, OTHER_CATEGORY_ID, type CategoryName } from '../shared/categories.js';
 import type { RbAuctionRecord } from '../shared/datasets/rbauction.js';
 import type { TrainingSale } from './features.js';

@@ -5,8 +5,8 @@
  * machines. Make, model and year come from the record, else from the title via the crawler's own
  * title parser (read only); the buyer's premium, odometer and source are kept as attributes.
  */
-import { categoryIdFor, machinePart } from '../crawler/normalize/category.js';
-import { canonicalMake, modelFamily, parseTitle } from '../crawler/normalize/title-parser.js';
+import { categoryIdFor, machinePart } from '../shared/lots/category.js';
+import { canonicalMake, modelFamily, parseTitle } from '../shared/lots/title-parser.js';
 import { OTHER_CATEGORY_ID } from '../shared/categories.js';
 import type { WestAuctionRecord } from '../shared/datasets/westauction.js';
 import type { TrainingSale } from './features.js';

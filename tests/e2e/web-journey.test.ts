@@ -211,7 +211,8 @@ describe('web app in Chromium against the real API and database', () => {
     await page.goto('/no/such/page');
     await page.getByText('Oops! Page not found').waitFor();
     await shootBoth(page, 'not-found');
-  });
+    // Six pages at two sizes each: ~10 s on a quiet machine, three times that on a loaded one.
+  }, 120_000);
 
   it('sign up → dashboard → filter by category and price → sort → page → open a deal → back', async () => {
     const page = await newPage();
@@ -418,7 +419,16 @@ describe('web app in Chromium against the real API and database', () => {
     await page.getByRole('heading', { level: 1, name: 'Caterpillar 320 GC' }).waitFor();
     await page.getByTestId('price-history-locked').waitFor();
     await retried;
-    expect(seen).toEqual(['GET /api/subscriptions/status/ 401', 'POST /api/auth/token/refresh/ 200', 'GET /api/subscriptions/status/ 200']);
+    // The deal page's status call got a 401, one refresh followed, and the call was retried. The
+    // app may refetch the profile meanwhile (its query goes stale on navigation); that call shares
+    // the same refresh, so what must hold is: one refresh, every 401 before it, retried after it.
+    const refreshAt = seen.indexOf('POST /api/auth/token/refresh/ 200');
+    expect(refreshAt, seen.join(', ')).toBeGreaterThan(0);
+    expect(seen.filter((s) => s.startsWith('POST /api/auth/token/refresh/')), seen.join(', ')).toHaveLength(1);
+    expect(seen.slice(0, refreshAt), seen.join(', ')).toContain('GET /api/subscriptions/status/ 401');
+    expect(seen.slice(refreshAt + 1), seen.join(', ')).toContain('GET /api/subscriptions/status/ 200');
+    for (const failed of seen.slice(0, refreshAt).filter((s) => s.endsWith(' 401'))) expect(seen.slice(refreshAt + 1), seen.join(', ')).toContain(failed.replace(/ 401$/, ' 200'));
+    expect(seen.slice(refreshAt + 1).filter((s) => s.endsWith(' 401')), seen.join(', ')).toEqual([]);
     expect(page.url()).toContain(`/deal/${featuredSlug}`);
     await expect(page.evaluate(() => localStorage.getItem('refresh_token'))).resolves.not.toBe(refreshBefore);
   }, 90_000);
@@ -438,11 +448,7 @@ describe('web app in Chromium against the real API and database', () => {
     await page.getByRole('heading', { level: 1, name: 'Caterpillar 320 GC' }).waitFor();
   }, 60_000);
 
-  // Skipped 2026-11-29: since every request became strict (issue 40), the step "any distance,
-  // nearest first" waits 30 s for its list answer in every run (4 of 4), though the list route
-  // answers sort_by=distance with near (tests/integration/auctions-near.test.ts) and the dashboard
-  // sends it (dashboard.test.tsx). Cause not yet found: reopened in the session's closing note.
-  it.skip('near a ZIP code: distances on the cards, a radius, nearest first, and the price delivered on the deal page', async () => {
+  it('near a ZIP code: distances on the cards, a radius, nearest first, and the price delivered on the deal page', async () => {
     const page = await newPage();
     await page.goto('/login');
     await page.getByLabel('Email').fill(email);
@@ -472,6 +478,8 @@ describe('web app in Chromium against the real API and database', () => {
     for (const t of await page.getByTestId('card-distance').allTextContents()) expect(t.trim()).toMatch(/^Distance: about \d mi from 50309$/);
 
     // Any distance, nearest first: Des Moines' lots lead, Houston's featured excavator is not first.
+    // The sort is chosen at once after Apply, before the list has rendered: it must build on the
+    // applied filters (the radius removed), not on the URL the page last rendered.
     listed = waitForList(page, (q) => q.get('sort_by') === 'distance' && !q.has('radius_miles'));
     await page.getByLabel('Within').selectOption('');
     await page.getByRole('button', { name: 'Apply Filters' }).click();

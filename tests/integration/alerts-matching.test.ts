@@ -26,7 +26,7 @@ import { insertListings, insertSource } from '../support/listing-fixtures.js';
 import { geocode, lookupZip } from '../../services/shared/geo/gazetteer.js';
 import { distanceMiles } from '../../services/shared/geo/distance.js';
 import { waitFor } from '../support/wait.js';
-import { haulEstimate } from '../../services/valuation/freight.js';
+import { haulEstimate } from '../../services/shared/rules/freight-rates.js';
 import { worthTheTripExact } from '../../services/listings/delivered-total.js';
 
 const HOUR = 3_600_000;

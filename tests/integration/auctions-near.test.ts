@@ -9,7 +9,7 @@ import type { ApiApp } from '../../services/api/app.js';
 import type { Db } from '../../services/shared/database/db.js';
 import { distanceMiles } from '../../services/shared/geo/distance.js';
 import { geocode, lookupZip } from '../../services/shared/geo/gazetteer.js';
-import { FREIGHT_RATES, haulEstimate, weightClass } from '../../services/valuation/freight.js';
+import { FREIGHT_RATES, haulEstimate, weightClass } from '../../services/shared/rules/freight-rates.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 import { createTestApp } from '../support/app.js';
 import { insertListings, insertSource } from '../support/listing-fixtures.js';

@@ -15,7 +15,7 @@ import { rbAuctionAdapter } from '../../services/crawler/adapters/rbauction.js';
 import { sierraAuctionAdapter } from '../../services/crawler/adapters/sierraauction.js';
 import { westAuctionAdapter } from '../../services/crawler/adapters/westauction.js';
 import type { CrawlStep } from '../../services/crawler/adapter.js';
-import { normalizeListing, placeListing } from '../../services/crawler/normalize/listing.js';
+import { normalizeListing, placeListing } from '../../services/shared/lots/normalize-listing.js';
 import { crawlThroughFetcher } from '../support/adapter-crawl.js';
 import { startRecordedSite, type RecordedSite } from '../support/recorded-site-server.js';
 import { testConfig } from '../support/recorded-sites.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeListing } from '../../services/crawler/normalize/listing.js';
+import { normalizeListing } from '../../services/shared/lots/normalize-listing.js';
 import { backfillListingPlaces } from '../../services/crawler/place-backfill.js';
 import { geocode } from '../../services/shared/geo/gazetteer.js';
 import { placeSharesBySource } from '../../services/shared/repositories/listing-places-repository.js';

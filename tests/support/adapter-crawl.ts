@@ -8,7 +8,7 @@ import { adapterEnv, adapterHosts, NotFoundError, ParseError, type CrawlStep, ty
 import { detectBlock } from '../../services/crawler/fetchers/block-detection.js';
 import { detectLoginWall } from '../../services/crawler/fetchers/login-detection.js';
 import { httpFetch, userAgent } from '../../services/crawler/fetchers/http-fetcher.js';
-import type { LotPatch, ScrapedListing } from '../../services/crawler/normalize/listing.js';
+import type { LotPatch, ScrapedListing } from '../../services/shared/lots/normalize-listing.js';
 import type { Config } from '../../services/shared/config.js';
 
 export type CrawlOutcome = {

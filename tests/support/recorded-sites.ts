@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { CrawlLabel, FetchedPage } from '../../services/crawler/adapter.js';
-import type { ScrapedListing } from '../../services/crawler/normalize/listing.js';
+import type { ScrapedListing } from '../../services/shared/lots/normalize-listing.js';
 import { parseConfig, type Config } from '../../services/shared/config.js';
 
 export function testConfig(env: Record<string, string> = {}): Config {

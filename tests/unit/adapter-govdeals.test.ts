@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScrapedListing } from '../../services/crawler/normalize/listing.js';
+import type { ScrapedListing } from '../../services/shared/lots/normalize-listing.js';
 import { adapterEnv, ParseError } from '../../services/crawler/adapter.js';
 import { govDealsAdapter, parseGovDealsAsset, parseGovDealsSearch } from '../../services/crawler/adapters/govdeals.js';
 import { expectWholeListing, fetchedPage, readRecorded, testConfig } from '../support/recorded-sites.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adapterEnv, ParseError } from '../../services/crawler/adapter.js';
 import { gsaAuctionsAdapter, parseGsaAuctions } from '../../services/crawler/adapters/gsaauctions.js';
-import { normalizeListing } from '../../services/crawler/normalize/listing.js';
+import { normalizeListing } from '../../services/shared/lots/normalize-listing.js';
 import { expectWholeListing, fetchedPage, readRecorded, testConfig } from '../support/recorded-sites.js';
 
 const FILE = 'api-v2-auctions_Results_SELECTED-20-items_BlackWhole_discover_sample.json';

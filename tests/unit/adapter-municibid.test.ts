@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScrapedListing } from '../../services/crawler/normalize/listing.js';
+import type { ScrapedListing } from '../../services/shared/lots/normalize-listing.js';
 import { adapterEnv, adapterHosts, NotFoundError, ParseError } from '../../services/crawler/adapter.js';
 import { isSilentContentPage } from '../../services/crawler/crawl-pipeline.js';
 import { municibidAdapter, parseMunicibidListing, parseMunicibidSearch } from '../../services/crawler/adapters/municibid.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adapterEnv, ParseError } from '../../services/crawler/adapter.js';
 import { buyersPremiumFromText, parsePurpleWaveSearch, purpleWaveAdapter } from '../../services/crawler/adapters/purplewave.js';
-import { normalizeListing } from '../../services/crawler/normalize/listing.js';
+import { normalizeListing } from '../../services/shared/lots/normalize-listing.js';
 import { expectWholeListing, fetchedPage, readRecorded, testConfig } from '../support/recorded-sites.js';
 
 const FILE = 'api-v1-search-search_sold-dateType-past_TRIMMED-6-items_BlackWhole_sold_sweep.json';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../services/crawler/adapter.js';
 import { parseRbCategoryPage, parseRbRecords } from '../../services/crawler/adapters/rbauction.js';
-import { normalizeListing } from '../../services/crawler/normalize/listing.js';
+import { normalizeListing } from '../../services/shared/lots/normalize-listing.js';
 import { expectWholeListing, fetchedPage, readRecorded } from '../support/recorded-sites.js';
 
 type Wrapper = { subcategories: { url: string; price_elements: unknown[] }[] };

@@ -3,8 +3,8 @@ import { alertMatches, badgeScore, levelRank, minimumBadge, notificationEvent, t
 import { keywordTerms, MESSAGES, planViolation, toE164, validateAlert, type AlertCriteria } from '../../services/alerts/alert-rules.js';
 import { slotTime } from '../../services/matcher/digest-schedule.js';
 import { distanceMiles } from '../../services/shared/geo/distance.js';
-import { haulEstimate, weightClass } from '../../services/valuation/freight.js';
-import { digestMessageKey, instantMessageKey, parseAlertMessageKey } from '../../services/alerts/alert-message-keys.js';
+import { haulEstimate, weightClass } from '../../services/shared/rules/freight-rates.js';
+import { digestMessageKey, instantMessageKey, parseAlertMessageKey } from '../../services/shared/rules/alert-message-keys.js';
 
 describe('alert validation (spec §5)', () => {
   it('requires an equipment type with the spec’s message', () => {

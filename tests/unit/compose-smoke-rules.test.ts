@@ -4,7 +4,7 @@
  * that each keep their own limits, a replica that never crawled, a restart that lost rows.
  */
 import { describe, expect, it } from 'vitest';
-import { CLAIM_TO_ARRIVAL_MS, politenessVerdict, queuedRunId, rowsKept, SMOKE_CRAWL_DELAY_S, smokeEnvFile } from '../../scripts/compose/smoke-rules.js';
+import { BINDING_SHARE, CLAIM_TO_ARRIVAL_MS, politenessVerdict, queuedRunId, rowsKept, SMOKE_CRAWL_DELAY_S, smokeEnvFile } from '../../scripts/compose/smoke-rules.js';
 import { demoRobotsTxt } from '../../scripts/demo-site/demo-server.js';
 import { RequestLog, summarizeRequests, type RequestRecord } from '../../scripts/demo-site/request-log.js';
 
@@ -72,6 +72,13 @@ describe('politenessVerdict', () => {
     // 50 requests need 49 delays (9800 ms); their arrivals may span that less the allowance.
     expect(politenessVerdict(summarizeRequests(requests(50, (9800 - CLAIM_TO_ARRIVAL_MS) / 49)), LIMITS, CRAWLERS).ok).toBe(true);
     expect(politenessVerdict(summarizeRequests(requests(50, (9800 - CLAIM_TO_ARRIVAL_MS - 20) / 49)), LIMITS, CRAWLERS).ok).toBe(false);
+  });
+
+  it('fails a crawl that ran well under the limit: nothing shows the limit held the replicas back', () => {
+    const verdict = politenessVerdict(summarizeRequests(requests(60, 400)), LIMITS, CRAWLERS);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.detail).toContain('the limit never held the replicas back');
+    expect(politenessVerdict(summarizeRequests(requests(60, Math.floor(LIMITS.minDelayMs / BINDING_SHARE) - 5)), LIMITS, CRAWLERS).ok).toBe(true);
   });
 
   it('fails more requests at once than the host allows', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeLot, normalizeListing, type ScrapedListing } from '../../services/crawler/normalize/listing.js';
+import { mergeLot, normalizeListing, type ScrapedListing } from '../../services/shared/lots/normalize-listing.js';
 
 const page = 'https://auctions.example.com/search?page=1';
 const now = new Date('2026-11-21T06:00:00Z');

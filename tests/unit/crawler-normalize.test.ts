@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeCondition, normalizeListing, parseEndTime } from '../../services/crawler/normalize/listing.js';
-import { absoluteUrl, cleanLine, cleanText, parseCount, parseMoney } from '../../services/crawler/normalize/text.js';
+import { normalizeCondition, normalizeListing, parseEndTime } from '../../services/shared/lots/normalize-listing.js';
+import { absoluteUrl, cleanLine, cleanText, parseCount, parseMoney } from '../../services/shared/lots/text.js';
 
 const page = 'https://auctions.example.com/lots/1';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { categoryIdFor } from '../../services/crawler/normalize/category.js';
-import { canonicalMake, modelFamily, parseTitle } from '../../services/crawler/normalize/title-parser.js';
+import { categoryIdFor } from '../../services/shared/lots/category.js';
+import { canonicalMake, modelFamily, parseTitle } from '../../services/shared/lots/title-parser.js';
 
 const now = new Date('2026-11-21T00:00:00Z');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deliveredPrice, worthTheTrip } from '../../services/valuation/delivered-price.js';
-import { excavatorTons, FREIGHT_RATES, haulEstimate, ROAD_FACTOR, weightClass, WEIGHT_CLASSES } from '../../services/valuation/freight.js';
+import { excavatorTons, FREIGHT_RATES, haulEstimate, ROAD_FACTOR, weightClass, WEIGHT_CLASSES } from '../../services/shared/rules/freight-rates.js';
 
 describe('weight class from type and size words', () => {
   const cases: Array<[number, string, string]> = [

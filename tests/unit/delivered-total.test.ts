@@ -3,7 +3,7 @@ import { deliveredTotals, discountDollarsUp, worthTheTripExact } from '../../ser
 import { packFreight, premiumOf } from '../../services/listings/listing-index/slot-store.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 import { deliveredPrice, worthTheTrip } from '../../services/valuation/delivered-price.js';
-import { WEIGHT_CLASSES, weightClass } from '../../services/valuation/freight.js';
+import { WEIGHT_CLASSES, weightClass } from '../../services/shared/rules/freight-rates.js';
 
 const TITLES = ['Kubota KX040 mini excavator', 'Caterpillar 320 excavator', 'CAT D8T dozer', 'Deere 310SJ backhoe', 'CAT 349 excavator', 'Grove RT530E crane'];
 

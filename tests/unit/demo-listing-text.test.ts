@@ -4,7 +4,7 @@ import { DemoAuction } from '../../scripts/demo-site/demo-auction.js';
 import { loadCatalog } from '../../scripts/demo-site/demo-catalog.js';
 import { detailPage } from '../../scripts/demo-site/demo-pages.js';
 import { parseDemoDetailPage } from '../../services/crawler/adapters/demo-adapter.js';
-import { cleanText } from '../../services/crawler/normalize/text.js';
+import { cleanText } from '../../services/shared/lots/text.js';
 import { OPTION_COLUMNS } from '../../services/shared/datasets/fastiron.js';
 import { fastIronListingText, sizeClass } from '../../services/shared/datasets/fastiron-listing-text.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { boundingBox, distanceMiles, haversineMiles } from '../../services/shared/geo/distance.js';
 import { cityKey, geocode, geocodeText, lookupZip, normalizeZip } from '../../services/shared/geo/gazetteer.js';
-import { placeListing } from '../../services/crawler/normalize/listing.js';
+import { placeListing } from '../../services/shared/lots/normalize-listing.js';
 
 describe('geocode', () => {
   it('places a ZIP code (ZIP+4 too) at its own coordinates', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { distanceMiles } from '../../services/shared/geo/distance.js';
 import { deliveredPrice, worthTheTrip } from '../../services/valuation/delivered-price.js';
-import { weightClass } from '../../services/valuation/freight.js';
+import { weightClass } from '../../services/shared/rules/freight-rates.js';
 import { seededRandom } from '../../services/shared/seeded-random.js';
 import {
   ListingIndex,

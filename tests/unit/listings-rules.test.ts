@@ -17,7 +17,7 @@ import {
 import { listQuerySchema } from '../../services/listings/listing-schemas.js';
 import { deliveredTotals } from '../../services/listings/delivered-total.js';
 import { distanceMiles } from '../../services/shared/geo/distance.js';
-import { weightClass } from '../../services/valuation/freight.js';
+import { weightClass } from '../../services/shared/rules/freight-rates.js';
 
 const row: DetailRow = {
   id: 7, slug: 'cat-320-l000000001', title: '2016 Caterpillar 320FL Excavator', make: 'Caterpillar', model: '320FL', year: 2016,

@@ -7,8 +7,8 @@
  */
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { categoryIdFor } from '../../services/crawler/normalize/category.js';
-import { canonicalMake, parseTitle } from '../../services/crawler/normalize/title-parser.js';
+import { categoryIdFor } from '../../services/shared/lots/category.js';
+import { canonicalMake, parseTitle } from '../../services/shared/lots/title-parser.js';
 import { categoryIdByName, type CategoryName } from '../../services/shared/categories.js';
 import { readRecorded } from '../support/recorded-sites.js';
 

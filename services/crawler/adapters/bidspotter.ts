@@ -19,7 +19,7 @@
 import * as cheerio from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type AdapterEnv, type CrawlStep, type FetchedPage, type HttpRequest, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { LotPatch, ScrapedListing } from '../normalize/listing.js';
+import type { LotPatch, ScrapedListing } from '../../shared/lots/normalize-listing.js';
 import { isObject, isoInstant, num, parseJsonBody, sourceBaseUrl, sourceHosts, str, type JsonObject } from './adapter-support.js';
 
 export const BIDSPOTTER_DEFAULT_BASE_URL = 'https://www.bidspotter.com';

@@ -5,7 +5,7 @@
 import * as cheerio from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { ScrapedListing } from '../normalize/listing.js';
+import type { ScrapedListing } from '../../shared/lots/normalize-listing.js';
 
 function demoBaseUrl(config: Config): string {
   if (!config.DEMO_SITE_URL) throw new Error('DEMO_SITE_URL is not set (npm run demo sets it)');

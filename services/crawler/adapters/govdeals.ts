@@ -12,7 +12,7 @@
  */
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type HttpRequest, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { LotPatch, ScrapedListing } from '../normalize/listing.js';
+import type { LotPatch, ScrapedListing } from '../../shared/lots/normalize-listing.js';
 import { isObject, isoInstant, isoLocalToUtc, num, parseJsonBody, sourceBaseUrl, str, type JsonObject } from './adapter-support.js';
 
 export const GOVDEALS_DEFAULT_BASE_URL = 'https://maestro.lqdt1.com';

@@ -11,7 +11,7 @@
  */
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { ScrapedListing } from '../normalize/listing.js';
+import type { ScrapedListing } from '../../shared/lots/normalize-listing.js';
 import { isObject, num, parseJsonBody, sourceBaseUrl, str, type JsonObject } from './adapter-support.js';
 
 export const GSA_DEFAULT_BASE_URL = 'https://api.gsa.gov';

@@ -26,7 +26,7 @@
 import * as cheerio from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import { createRouter, NotFoundError, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { LotPatch, ScrapedListing } from '../normalize/listing.js';
+import type { LotPatch, ScrapedListing } from '../../shared/lots/normalize-listing.js';
 import { isObject, num, str, sourceBaseUrl, sourceHosts, usDateTimeToUtc, zonedTimeToUtc, type JsonObject } from './adapter-support.js';
 import { hasNotFoundError, isFlightPage, readFlightRows, walkObjects, type FlightRow } from './next-flight.js';
 

@@ -11,7 +11,7 @@
 import * as cheerio from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { ScrapedListing } from '../normalize/listing.js';
+import type { ScrapedListing } from '../../shared/lots/normalize-listing.js';
 import { num, sourceBaseUrl, sourceHosts } from './adapter-support.js';
 
 export const PUBLICSURPLUS_DEFAULT_BASE_URL = 'https://www.publicsurplus.com';

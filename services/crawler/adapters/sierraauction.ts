@@ -10,7 +10,7 @@
 import * as cheerio from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type CrawlStep, type FetchedPage, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { ScrapedListing } from '../normalize/listing.js';
+import type { ScrapedListing } from '../../shared/lots/normalize-listing.js';
 import { isObject, isoInstant, num, sourceBaseUrl, str, type JsonObject } from './adapter-support.js';
 
 export const SIERRA_DEFAULT_BASE_URL = 'https://sierraauction.auctioneersoftware.com';

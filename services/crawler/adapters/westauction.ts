@@ -20,8 +20,8 @@
  */
 import type { Config } from '../../shared/config.js';
 import { createRouter, ParseError, type AdapterEnv, type CrawlStep, type FetchedPage, type HttpRequest, type RouteResult, type SourceAdapter } from '../adapter.js';
-import type { LotPatch, ScrapedListing } from '../normalize/listing.js';
-import { cleanLine } from '../normalize/text.js';
+import type { LotPatch, ScrapedListing } from '../../shared/lots/normalize-listing.js';
+import { cleanLine } from '../../shared/lots/text.js';
 import { isObject, num, parseJsonBody, sourceBaseUrl, sourceHosts, str, zonedTimeToUtc, type JsonObject } from './adapter-support.js';
 
 export const WEST_DEFAULT_BASE_URL = 'https://www.westauction.com';

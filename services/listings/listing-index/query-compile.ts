@@ -5,7 +5,7 @@
  * test many candidates. Pure: no I/O.
  */
 import { distanceMiles } from '../../shared/geo/distance.js';
-import { WEIGHT_CLASSES, haulEstimate } from '../../valuation/freight.js';
+import { WEIGHT_CLASSES, haulEstimate } from '../../shared/rules/freight-rates.js';
 import type { IntList } from './bits.js';
 import type { Postings } from './posting-store.js';
 import { SortOrders } from './sort-orders.js';

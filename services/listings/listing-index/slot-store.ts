@@ -7,7 +7,7 @@
 import { IdSlots, sameKind, type SlotArray } from './bits.js';
 import type { IndexedListing, IndexOptions } from './types.js';
 import { discountDollarsUp, weightCode } from '../delivered-total.js';
-import type { WeightClass } from '../../valuation/freight.js';
+import type { WeightClass } from '../../shared/rules/freight-rates.js';
 
 /** No fair value or no price: never worth the trip. */
 export const NO_DISCOUNT = -0x80000000;

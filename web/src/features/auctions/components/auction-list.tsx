@@ -74,17 +74,27 @@ export function AuctionList() {
     worthTheTrip: query.worthTheTrip,
   };
 
+  // A change made before the last one has rendered (Apply, then the sort at once) builds on the
+  // last one, not on the URL this render read: otherwise the sort would bring back a removed radius.
+  const pending = useRef<{ from: string; next: AuctionQuery } | null>(null);
+  useEffect(() => {
+    pending.current = null; // the URL has moved on (this change, Back, a link): it is the truth again
+  }, [searchParams]);
+  const latest = (): AuctionQuery => (pending.current?.from === searchParams.toString() ? pending.current.next : query);
+
   /** Changing filters or sort goes back to page 1 and reloads, even when nothing changed. */
   function go(next: AuctionQuery) {
+    const before = latest();
+    pending.current = { from: searchParams.toString(), next };
     // The deal page shows the price delivered to the ZIP code the buyer last searched near.
-    if (next.nearZip !== query.nearZip) rememberNearZip(next.nearZip);
+    if (next.nearZip !== before.nearZip) rememberNearZip(next.nearZip);
     const params = searchParamsFromQuery(next);
-    if (params.toString() === searchParamsFromQuery(query).toString()) {
+    if (params.toString() === searchParamsFromQuery(before).toString()) {
       void queryClient.invalidateQueries({ queryKey: auctionsQueryOptions(next).queryKey });
     } else {
       setSearchParams(params);
     }
-    if (next.page !== query.page) window.scrollTo({ top: 0, behavior: 'smooth' });
+    if (next.page !== before.page) window.scrollTo({ top: 0, behavior: 'smooth' });
   }
 
   const data = auctions.data?.data;
@@ -106,7 +116,7 @@ export function AuctionList() {
             id="sort-by"
             className={inputClass}
             value={query.sortBy}
-            onChange={(e) => go({ ...query, sortBy: e.target.value as SortBy, page: 1 })}
+            onChange={(e) => go({ ...latest(), sortBy: e.target.value as SortBy, page: 1 })}
           >
             {SORT_OPTIONS.map((o) => (
               <option key={o.value} value={o.value} disabled={!query.nearZip && SORTS_NEEDING_ZIP.includes(o.value)}>
@@ -133,8 +143,8 @@ export function AuctionList() {
           <FilterPanel
             filters={filters}
             categories={categories.data ?? []}
-            onApply={(f) => go({ ...query, ...f, page: 1 })}
-            onClear={() => go({ ...query, ...EMPTY_FILTERS, page: 1 })}
+            onApply={(f) => go({ ...latest(), ...f, page: 1 })}
+            onClear={() => go({ ...latest(), ...EMPTY_FILTERS, page: 1 })}
           />
           </div>
         </aside>
