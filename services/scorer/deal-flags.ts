@@ -119,7 +119,12 @@ export function scoreOffers(
   test: TrainingSale[],
   opts: { multiples?: readonly number[]; hoursLeft?: number } = {},
 ): OfferScores {
-  const pool = new ComparablePool(poolRows(train, test).map((i) => saleAsSoldResult(train[i]!, i + 1)));
+  // each sale made a sold result only as the pool indexes it: the pool keeps its candidate, not the row
+  const pool = new ComparablePool(
+    (function* () {
+      for (const i of poolRows(train, test)) yield saleAsSoldResult(train[i]!, i + 1);
+    })(),
+  );
   const byDay = new Map<number, number[]>();
   test.forEach((s, i) => {
     const day = Math.floor(s.soldAt.getTime() / DAY_MS);

@@ -218,8 +218,9 @@ const TYPICAL_ATTRIBUTES = [...ATTRIBUTE_FEATURES, 'ModelID'];
  * Per source, at most this many held-out sales are valued as the scorer values them for the deal
  * score's calibration (TrainOptions.finalValues), evenly spaced in time: each costs a scoreListings
  * call with up to 400 comparables, and a distribution's knots need thousands of errors, not the
- * 150,000 a million sales hold out. Every shipped history (~110,000 sales: ~9,300 Ritchie Bros.
- * held out) stays under it, so its calibration is unchanged (bench:train, docs/benchmarks.md).
+ * 150,000 a million sales hold out. The shipped histories (62,182 Ritchie Bros. lots: ~9,300 held
+ * out; Fast Iron and West fewer) stay under it, so their calibration is unchanged
+ * (docs/experiments/2026-11-29-training-at-scale.md).
  */
 export const CALIBRATION_SALES_PER_SOURCE = 12_000;
 
