@@ -7,7 +7,8 @@
  * the scorer's values of the held-out sales — while this thread stays the product's: its event
  * loop is sampled throughout, so a training that starves it shows as delay. Prints the phases as
  * the thread reports them, wall and CPU seconds, the peak resident memory of the process (both
- * threads), the event loop's delay, and with --json one JSON line last. Needs no database and
+ * threads) overall and per phase, the event loop's delay, and with --json one JSON line last
+ * (phases: [seconds at its end, phase, its peak RSS MiB]). Needs no database and
  * talks to no host. Targets: every shipped history (~110,000 sales) ≤ 5 min; 1,000,000 ≤ 15 min
  * and ≤ 4 GiB.
  */
@@ -15,7 +16,8 @@ import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { trainInThread } from '../../services/scorer/train-model.js';
 import { saleSource } from '../../services/valuation/fair-value-model.js';
-import { syntheticSales } from './synthetic-sales.js';
+import { syntheticSaleStream } from './synthetic-sales.js';
+import { packSales } from '../../services/scorer/packed-sales.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,22 +40,41 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 const generated = performance.now();
-const sales = syntheticSales(COUNT, SEED);
-const generateSeconds = (performance.now() - generated) / 1000;
+// packed as they are made, as the scorer packs the history it reads (train-model.ts): no million sale objects held
 const bySource: Record<string, number> = {};
-for (const s of sales) bySource[saleSource(s)] = (bySource[saleSource(s)] ?? 0) + 1;
+const packed = packSales(
+  (function* () {
+    for (const s of syntheticSaleStream(COUNT, SEED)) {
+      bySource[saleSource(s)] = (bySource[saleSource(s)] ?? 0) + 1;
+      yield s;
+    }
+  })(),
+  COUNT,
+);
+const generateSeconds = (performance.now() - generated) / 1000;
 log(`${COUNT} synthetic sales (${Object.entries(bySource).map(([k, n]) => `${k} ${n}`).join(', ')}) made in ${generateSeconds.toFixed(1)} s; training in the product's thread`);
 
 const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
-const phases: [number, string][] = [];
+// the process's resident memory (both threads) sampled through training: each phase's peak
+let phasePeak = process.memoryUsage.rss();
+const sampler = setInterval(() => (phasePeak = Math.max(phasePeak, process.memoryUsage.rss())), 250);
+const phases: [number, string, number][] = [];
 const started = performance.now();
 const cpu = process.cpuUsage();
-const { model, seconds } = await trainInThread(sales, {}, undefined, (message) => {
-  const at = (performance.now() - started) / 1000;
-  phases.push([Number(at.toFixed(1)), message]);
-  log(`  [${at.toFixed(0).padStart(4)} s] ${message}`);
+let phase = 'handing the packed sales to the thread, unpacking them';
+const endPhase = (at: number) => {
+  phasePeak = Math.max(phasePeak, process.memoryUsage.rss());
+  log(`  [${at.toFixed(0).padStart(4)} s] ${phase.slice(0, 100)}${phase.length > 100 ? '…' : ''}: done, peak RSS ${mib(phasePeak)} MiB`);
+  phases.push([Number(at.toFixed(1)), phase, mib(phasePeak)]);
+  phasePeak = process.memoryUsage.rss();
+};
+const { model, seconds } = await trainInThread(packed, {}, undefined, (message) => {
+  endPhase((performance.now() - started) / 1000);
+  phase = message;
 });
+endPhase((performance.now() - started) / 1000);
+clearInterval(sampler);
 const wall = (performance.now() - started) / 1000;
 const used = process.cpuUsage(cpu);
 delay.disable();

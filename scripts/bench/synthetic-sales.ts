@@ -91,9 +91,13 @@ function marketLevel(t: number): number {
 }
 
 export function syntheticSales(count: number, seed = 1): TrainingSale[] {
+  return Array.from(syntheticSaleStream(count, seed));
+}
+
+/** The same sales one at a time, so a million need not be held at once (bench:train packs them as they come). */
+export function* syntheticSaleStream(count: number, seed = 1): Generator<TrainingSale> {
   const random = seededRandom(seed);
   const { models, weights } = catalogue(random);
-  const sales: TrainingSale[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const u = random();
     const src = u < SOURCES[0].share ? SOURCES[0] : u < SOURCES[0].share + SOURCES[1].share ? SOURCES[1] : SOURCES[2];
@@ -119,7 +123,7 @@ export function syntheticSales(count: number, seed = 1): TrainingSale[] {
       attributes.ProductSize = SIZES[m.modelId % SIZES.length]!;
       for (const [name, values] of Object.entries(OPTIONS)) if (random() < 0.6) attributes[name] = values[Math.floor(random() * values.length)]!;
     }
-    sales[i] = {
+    yield {
       categoryId: m.type.id,
       make: src.source === 'fastiron' ? null : m.make,
       model: m.model,
@@ -136,5 +140,4 @@ export function syntheticSales(count: number, seed = 1): TrainingSale[] {
       description: src.source === 'westauction' ? `${m.make} ${m.model} ${noun.toLowerCase()}, runs and operates, located in ${STATES[i % STATES.length]}` : null,
     };
   }
-  return sales;
 }

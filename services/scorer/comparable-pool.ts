@@ -34,7 +34,8 @@ export class ComparablePool {
   private readonly types = new Map<number, TypeIndex>();
   private readonly memo = new Map<string, ComparableCandidate[]>();
 
-  constructor(rows: SoldResultRow[]) {
+  /** Any iterable of rows: a stream of them need not be held whole while the pool indexes them. */
+  constructor(rows: Iterable<SoldResultRow>) {
     for (const row of rows) {
       if (!(row.price > 0)) continue;
       let index = this.types.get(row.categoryId);

@@ -6,7 +6,7 @@
  * k = 1 a lot is priced at its market by definition, so a flag there is a false claim; at k = 0.5
  * it is a real bargain a buyer wants to hear of.
  */
-import { ComparablePool } from './comparable-pool.js';
+import { ComparablePool, normKey } from './comparable-pool.js';
 import { closestCandidates } from './score-batch.js';
 import type { SoldResultRow } from '../shared/repositories/sold-results-repository.js';
 import type { ComparableCandidate } from '../valuation/comparables.js';
@@ -79,6 +79,33 @@ export function offerListing(sale: TrainingSale, id: number, k: number, now: Dat
   };
 }
 
+/**
+ * The training sales (indices) any test sale can draw as a comparable: the same type and family,
+ * model or — for a sale naming neither — make, as ComparablePool matches them. The pool holds only
+ * these, so each test sale's candidates are the same as from every sale, without a million rows
+ * copied as sold results to value a few thousand.
+ */
+function poolRows(train: TrainingSale[], test: TrainingSale[]): number[] {
+  const wanted = new Set<string>();
+  for (const s of test) {
+    const type = s.categoryId ?? 0;
+    const family = normKey(s.modelFamily);
+    const model = normKey(s.model);
+    if (family) wanted.add(`${type}|F|${family}`);
+    if (model) wanted.add(`${type}|M|${model}`);
+    if (!family && !model && normKey(s.make)) wanted.add(`${type}|K|${normKey(s.make)}`);
+  }
+  const out: number[] = [];
+  train.forEach((s, i) => {
+    const type = s.categoryId ?? 0;
+    const family = normKey(s.modelFamily);
+    const model = normKey(s.model);
+    const make = normKey(s.make);
+    if ((family && wanted.has(`${type}|F|${family}`)) || (model && wanted.has(`${type}|M|${model}`)) || (make && wanted.has(`${type}|K|${make}`))) out.push(i);
+  });
+  return out;
+}
+
 export type OfferScores = { k: number; scores: ListingScore[] }[];
 
 /**
@@ -92,7 +119,12 @@ export function scoreOffers(
   test: TrainingSale[],
   opts: { multiples?: readonly number[]; hoursLeft?: number } = {},
 ): OfferScores {
-  const pool = new ComparablePool(train.map((s, i) => saleAsSoldResult(s, i + 1)));
+  // each sale made a sold result only as the pool indexes it: the pool keeps its candidate, not the row
+  const pool = new ComparablePool(
+    (function* () {
+      for (const i of poolRows(train, test)) yield saleAsSoldResult(train[i]!, i + 1);
+    })(),
+  );
   const byDay = new Map<number, number[]>();
   test.forEach((s, i) => {
     const day = Math.floor(s.soldAt.getTime() / DAY_MS);

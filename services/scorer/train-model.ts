@@ -11,6 +11,7 @@ import { countSoldResultsByOrigin, listTrainingSales } from '../shared/repositor
 import { VALUATION_GBDT_PARAMS, type SerializedFairValueModel, type TrainOptions } from '../valuation/fair-value-model.js';
 import type { TrainingSale } from '../valuation/features.js';
 import { soldResultToSale } from './sales-history.js';
+import { isPackedSales, packedTransferList, packSales, type PackedSales } from './packed-sales.js';
 
 /** Fewer sales than this and there is nothing worth learning. */
 export const MIN_TRAINING_SALES = 30;
@@ -20,14 +21,18 @@ export const MIN_TRAINING_SALES = 30;
  * rejects, so the job fails and is retried later instead of holding the shutdown for a training.
  */
 export function trainInThread(
-  sales: TrainingSale[],
+  /** The sales, packed (packed-sales.ts) or not: either way they cross to the thread packed, their buffers transferred. */
+  sales: TrainingSale[] | PackedSales,
   options: TrainOptions = {},
   signal?: AbortSignal,
   onProgress?: (message: string) => void,
 ): Promise<{ model: SerializedFairValueModel; seconds: number; cpuSeconds?: number }> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('training interrupted: the scorer is stopping'));
-    const worker = new Worker(new URL('./training-thread-bootstrap.mjs', import.meta.url), { workerData: { sales, options } });
+    const packed = isPackedSales(sales) ? sales : packSales(sales);
+    const worker = new Worker(new URL('./training-thread-bootstrap.mjs', import.meta.url), { workerData: { options } });
+    // a message, not workerData: the thread drops it once unpacked (workerData lives as long as the thread)
+    worker.postMessage({ sales: packed }, packedTransferList(packed));
     const onAbort = () => {
       reject(new Error('training interrupted: the scorer is stopping'));
       void worker.terminate();
@@ -61,6 +66,15 @@ export class SalesImportUnfinishedError extends NonRetryableError {
   override name = 'SalesImportUnfinishedError';
 }
 
+/** Every training sale, packed for the thread: the rows and sale objects are not held while it trains. */
+async function packedHistory(db: Db): Promise<PackedSales> {
+  const rows = await listTrainingSales(db);
+  if (rows.length < MIN_TRAINING_SALES) {
+    throw new NonRetryableError(`only ${rows.length} sales in history; import some first (npm run import-sales -- --format fastiron <file>)`);
+  }
+  return packSales(rows.map(soldResultToSale));
+}
+
 export async function trainAndStoreModel(
   db: Db,
   options: TrainOptions = {},
@@ -75,12 +89,7 @@ export async function trainAndStoreModel(
         'the model trains once it is (it resumes when the scorer starts; see `npm run cli -- sales`)',
     );
   }
-  const rows = await listTrainingSales(db);
-  if (rows.length < MIN_TRAINING_SALES) {
-    throw new NonRetryableError(`only ${rows.length} sales in history; import some first (npm run import-sales -- --format fastiron <file>)`);
-  }
-  const sales = rows.map(soldResultToSale);
-  const { model, seconds, cpuSeconds } = await trainInThread(sales, options, signal, onProgress);
+  const { model, seconds, cpuSeconds } = await trainInThread(await packedHistory(db), options, signal, onProgress);
   return insertModelVersion(db, {
     model,
     trainingRows: model.trainedRows,

@@ -3,7 +3,7 @@
  * holdout for the number of trees and the range, then a refit on everything.
  */
 import { ATTRIBUTE_FEATURES, buildVocabulary, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
-import { trainGbdt, type GbdtParams } from './gbdt.js';
+import { binMatrix, trainGbdt, type BinnedMatrix, type GbdtParams } from './gbdt.js';
 import { fitTitleWords } from './title-words.js';
 import { fitLotNeighbours, listingLogShift, neighbourLogPrice } from './lot-neighbours.js';
 import { estimatePriceIndex, inDollarsOf } from './price-index.js';
@@ -188,7 +188,9 @@ export const LEFT_OUT_FEATURES = ['hours_per_year', 'te_model_age', 'te_family_a
 const DEFAULT_IMPUTE_HOURS = false;
 
 function recencyWeights(rows: TrainingSale[], halfLifeYears: number): Float64Array {
-  const latest = Math.max(...rows.map((r) => r.soldAt.getTime()));
+  // a loop, not Math.max(...times): a million arguments overflow the stack
+  let latest = -Infinity;
+  for (const r of rows) latest = Math.max(latest, r.soldAt.getTime());
   const year = 365.25 * 24 * 3600 * 1000;
   return Float64Array.from(rows.map((r) => Math.pow(0.5, (latest - r.soldAt.getTime()) / year / halfLifeYears)));
 }
@@ -211,6 +213,33 @@ function sortedByDate<T extends { soldAt: Date }>(rows: T[]): T[] {
 }
 
 const TYPICAL_ATTRIBUTES = [...ATTRIBUTE_FEATURES, 'ModelID'];
+
+/**
+ * Per source, at most this many held-out sales are valued as the scorer values them for the deal
+ * score's calibration (TrainOptions.finalValues), evenly spaced in time: each costs a scoreListings
+ * call with up to 400 comparables, and a distribution's knots need thousands of errors, not the
+ * 150,000 a million sales hold out. The shipped histories (62,182 Ritchie Bros. lots: ~9,300 held
+ * out; Fast Iron and West fewer) stay under it, so their calibration is unchanged
+ * (docs/experiments/2026-11-29-training-at-scale.md).
+ */
+export const CALIBRATION_SALES_PER_SOURCE = 12_000;
+
+/** Indices (into `holdout`, in order) of the held-out sales the deal score is calibrated on. */
+function calibrationSample(holdout: TrainingSale[]): number[] {
+  const bySource = new Map<string, number[]>();
+  holdout.forEach((s, i) => {
+    const key = saleSource(s);
+    let list = bySource.get(key);
+    if (!list) bySource.set(key, (list = []));
+    list.push(i);
+  });
+  const keep = new Uint8Array(holdout.length);
+  for (const idx of bySource.values()) {
+    const take = Math.min(idx.length, CALIBRATION_SALES_PER_SOURCE);
+    for (let k = 0; k < take; k++) keep[idx[Math.floor((k * idx.length) / take)]!] = 1;
+  }
+  return holdout.flatMap((_, i) => (keep[i] ? [i] : []));
+}
 
 /** A source needs this many sales in the holdout to get its own share of it and its own range. */
 const MIN_SOURCE_HOLDOUT = 40;
@@ -264,7 +293,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     opts.priceIndex === false
       ? undefined
       : estimatePriceIndex(
-          asSold.map((s) => ({ ...s, market: saleMarket(s), unused: isUnused(s) })),
+          asSold.map((s) => ({ categoryId: s.categoryId, make: s.make, modelFamily: s.modelFamily, year: s.year, soldAt: s.soldAt, price: s.price, market: saleMarket(s), unused: isUnused(s) })),
           { periodMonths: opts.indexPeriodMonths ?? INDEX_PERIOD_MONTHS },
         );
   const latestSale = asSold[asSold.length - 1]!.soldAt;
@@ -319,7 +348,8 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const holdoutX = encode(holdout, fitVocab, fitTe);
   const memberCount = Math.max(1, Math.floor(opts.members ?? DEFAULT_MEMBERS));
   const memberParams = (k: number): Partial<GbdtParams> => ({ ...params, seed: (params.seed ?? 1) + k * 1000 });
-  const fitX = encode(fit, fitVocab, fitTe, fit);
+  // binned once for every member, each raw column dropped once binned (a million rows' columns are ~650 MB)
+  let fitX: BinnedMatrix | undefined = binMatrix(ALL_SPECS, encode(fit, fitVocab, fitTe, fit), params, true);
   // Early stopping: each held-out sale weighs by the inverse of its source's price variance, so an
   // online source's far wider spread of prices does not stop the trees that
   // Fast Iron still gains from: a few dozen online lots outweighed 2,400 Fast Iron sales and halted
@@ -336,8 +366,9 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const fitWeights = weigh(fit, recencyWeights(fit, halfLife));
   const firstMembers = Array.from({ length: memberCount }, (_, k) => {
     progress(`holdout fit ${k + 1}/${memberCount} on ${fit.length} sales, stopping on the latest ${holdout.length}`);
-    return trainGbdt(ALL_SPECS, fitX, y(fit), memberParams(k), { x: holdoutX, y: holdoutY, weights: holdoutWeights }, fitWeights, huberDeltas(fit));
+    return trainGbdt(ALL_SPECS, fitX!, y(fit), memberParams(k), { x: holdoutX, y: holdoutY, weights: holdoutWeights }, fitWeights, huberDeltas(fit));
   });
+  fitX = undefined;
   const neighbourBlend = opts.neighbourBlend ?? NEIGHBOUR_BLEND;
   const fitNeighbours = fitLotNeighbours(fit);
   const holdoutTrees = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
@@ -361,13 +392,13 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   // online auction's later lots differ from its latest ones more than its latest from its earlier
   const onlineTail = opts.onlineRangeTail ?? ONLINE_RANGE_TAIL;
   /** The ranges and the deal score's distributions from one log residual per held-out sale. */
-  const calibrate = (residuals: number[]) => {
+  const calibrate = (residuals: number[], rows: TrainingSale[] = holdout) => {
     const residualsByBucket: number[][] = SUPPORT_BUCKETS.map(() => []);
-    holdout.forEach((r, i) => residualsByBucket[supportBucket(fitSupport[supportKey(r)] ?? 0)]!.push(residuals[i]!));
+    rows.forEach((r, i) => residualsByBucket[supportBucket(fitSupport[supportKey(r)] ?? 0)]!.push(residuals[i]!));
     const overall = quantiles(shifted(residuals));
     const byBucket = residualsByBucket.map((values) => (values.length >= 40 ? quantiles(shifted(values)) : null));
     const indicesBySource = new Map<string, number[]>();
-    holdout.forEach((r, i) => {
+    rows.forEach((r, i) => {
       const key = saleSource(r);
       let idx = indicesBySource.get(key);
       if (!idx) indicesBySource.set(key, (idx = []));
@@ -388,13 +419,13 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
       if (opts.lotScale !== true || idx.length < FEW_HELD_OUT) continue;
       const values = idx.map((i) => residuals[i]!);
       const model = fitScaleModel(
-        idx.map((i) => scaleFeatures(holdout[i]!, fitSupport[supportKey(holdout[i]!)] ?? 0)),
+        idx.map((i) => scaleFeatures(rows[i]!, fitSupport[supportKey(rows[i]!)] ?? 0)),
         values,
       );
       if (!model) continue;
       lotScales[source] = { ...model, rows: fit.length };
       const median = quantile([...values].sort((a, b) => a - b), 0.5);
-      for (const i of idx) standardised[i] = median + (residuals[i]! - median) / lotScale(model, scaleFeatures(holdout[i]!, fitSupport[supportKey(holdout[i]!)] ?? 0));
+      for (const i of idx) standardised[i] = median + (residuals[i]! - median) / lotScale(model, scaleFeatures(rows[i]!, fitSupport[supportKey(rows[i]!)] ?? 0));
     }
     const standardisedBySource = new Map([...indicesBySource].map(([k, idx]) => [k, idx.map((i) => standardised[i]!)]));
     // A source with few held-out sales (FEW_HELD_OUT) claims no more than the per-type median price
@@ -426,7 +457,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     // loaders land within ±0.19 log of the value, its graders ±0.31 — one spread for both over-claims
     // graders and under-claims backhoes
     const residualsByType = new Map<string, number[]>();
-    holdout.forEach((r, i) => {
+    rows.forEach((r, i) => {
       const key = `${saleSource(r)}|${r.categoryId}`;
       let list = residualsByType.get(key);
       if (!list) residualsByType.set(key, (list = []));
@@ -496,15 +527,17 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     // The claims calibrated on the errors of the value a buyer is shown: each held-out sale valued
     // by the holdout fit as the scorer values a listing (comparables only from the earlier sales,
     // the value resting on them), at its own price as sold. The range stays the trees' (accuracy's).
-    progress(`calibrating the deal score on the scorer's values of the ${holdout.length} held-out sales`);
+    const sample = calibrationSample(holdout);
+    progress(`calibrating the deal score on the scorer's values of ${sample.length < holdout.length ? `${sample.length} of ` : ''}the ${holdout.length} held-out sales`);
     const raw = new Map(usable.map((s, i) => [s, asSold[i]!]));
-    const heldOut = holdout.map((s) => raw.get(s) ?? s);
+    const heldOut = sample.map((i) => raw.get(holdout[i]!) ?? holdout[i]!);
     const values = opts.finalValues(holdoutModel(), fit.map((s) => raw.get(s) ?? s), heldOut);
-    const residuals = heldOut.map((s, i) => {
-      const v = values[i];
-      return v !== null && v !== undefined && v > 0 ? Math.log1p(s.price) - Math.log1p(v) : all[i]!;
+    raw.clear();
+    const residuals = heldOut.map((s, j) => {
+      const v = values[j];
+      return v !== null && v !== undefined && v > 0 ? Math.log1p(s.price) - Math.log1p(v) : all[sample[j]!]!;
     });
-    ranges = withKnotsOf(ranges, calibrate(residuals));
+    ranges = withKnotsOf(ranges, calibrate(residuals, sample.map((i) => holdout[i]!)));
   }
   if (opts.holdoutOnly) return { model: holdoutModel(), seconds: (performance.now() - started) / 1000 };
 
@@ -513,7 +546,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const targetEncoding = fitTargetEncoding(usable, opts.targetSmoothing ?? DEFAULT_TARGET_SMOOTHING);
   const usableHours = imputeHours ? typicalHoursPerYear(usable) : undefined;
   const usableTw = fitTitleWords(usable);
-  const usableX = encode(usable, vocabulary, targetEncoding, usable, usableHours, usableTw);
+  const usableX = binMatrix(ALL_SPECS, encode(usable, vocabulary, targetEncoding, usable, usableHours, usableTw), params, true);
   const usableWeights = weigh(usable, recencyWeights(usable, halfLife));
   const finals = firstMembers.map((first, k) => {
     const trees = opts.fixedTrees ?? Math.max(1, Math.round(first.report.bestIteration * 1.1));

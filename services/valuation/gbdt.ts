@@ -8,7 +8,7 @@
  * (seeded sampling), so a trained model serialises to JSON and predicts identically after loading.
  */
 import { seededRandom } from '../shared/seeded-random.js';
-import { binColumn, categoricalBins, isTrivial, numericBins, type BinnedColumn } from './gbdt-bins.js';
+import { binColumn, categoricalBins, isTrivial, numericBins, type BinnedColumn, type FeatureBins } from './gbdt-bins.js';
 import { GbdtModel } from './gbdt-model.js';
 import { binnedTreeValue, growTree, newWorkspace, type Trainer } from './gbdt-tree.js';
 import { DEFAULT_GBDT_PARAMS, type FeatureMatrix, type FeatureSpec, type GbdtParams, type Tree, type TrainReport } from './gbdt-types.js';
@@ -27,13 +27,45 @@ function mse(pred: Float64Array, y: Float64Array, weights?: Float64Array): numbe
   return n ? s / n : 0;
 }
 
+/** A training matrix binned once (binMatrix): the boosted models of a fit share it, and the raw columns can go. */
+export type BinnedMatrix = {
+  rows: number;
+  bins: FeatureBins[];
+  binned: BinnedColumn[];
+  /** The binning parameters it was made with: a training with others must bin afresh. */
+  binning: Pick<GbdtParams, 'maxBins' | 'maxCategories' | 'minCategoryCount'>;
+};
+
+/**
+ * A matrix's bins, as trainGbdt makes them from `params` (defaults where absent). With `release`,
+ * each raw column is dropped from the matrix once binned: a million rows' Float64 columns (~650 MB)
+ * need not outlive their bins (~80 MB).
+ */
+export function binMatrix(features: FeatureSpec[], train: FeatureMatrix, paramsIn: Partial<GbdtParams> = {}, release = false): BinnedMatrix {
+  const { maxBins, maxCategories, minCategoryCount } = { ...DEFAULT_GBDT_PARAMS, ...paramsIn };
+  if (features.length !== train.columns.length) throw new Error('feature specs and columns differ in length');
+  const bins: FeatureBins[] = [];
+  const binned: BinnedColumn[] = [];
+  features.forEach((spec, f) => {
+    const column = train.columns[f]!;
+    const b = spec.kind === 'numeric' ? numericBins(column, maxBins) : categoricalBins(column, maxCategories, minCategoryCount);
+    bins.push(b);
+    binned.push(binColumn(b, column));
+    if (release) train.columns[f] = new Float64Array(0);
+  });
+  return { rows: train.rows, bins, binned, binning: { maxBins, maxCategories, minCategoryCount } };
+}
+
+const isBinned = (m: FeatureMatrix | BinnedMatrix): m is BinnedMatrix => 'binned' in m;
+
 /**
  * Fits boosted trees to `y` under squared loss (Huber with `huberDelta`). With `valid`, tracks its loss per tree and
  * keeps the trees up to the best iteration (early stopping).
  */
 export function trainGbdt(
   features: FeatureSpec[],
-  train: FeatureMatrix,
+  /** Raw columns, or binned once (binMatrix) with these params' binning. */
+  train: FeatureMatrix | BinnedMatrix,
   y: Float64Array,
   paramsIn: Partial<GbdtParams> = {},
   /** Early-stopping rows, optionally weighted (the stopping loss is their weighted mean squared error). */
@@ -45,17 +77,18 @@ export function trainGbdt(
 ): { model: GbdtModel; report: TrainReport } {
   const started = performance.now();
   const params: GbdtParams = { ...DEFAULT_GBDT_PARAMS, ...paramsIn };
-  if (features.length !== train.columns.length) throw new Error('feature specs and columns differ in length');
   if (y.length !== train.rows || train.rows === 0) throw new Error('need one target per row and at least one row');
   const n = train.rows;
   if (weights && weights.length !== n) throw new Error('one weight per row');
   if (deltas && deltas.length !== n) throw new Error('one Huber delta per row');
-  const bins = features.map((spec, f) =>
-    spec.kind === 'numeric'
-      ? numericBins(train.columns[f]!, params.maxBins)
-      : categoricalBins(train.columns[f]!, params.maxCategories, params.minCategoryCount),
-  );
-  const binned = bins.map((b, f) => binColumn(b, train.columns[f]!));
+  if (isBinned(train)) {
+    const b = train.binning;
+    if (train.bins.length !== features.length) throw new Error('feature specs and binned columns differ in length');
+    if (b.maxBins !== params.maxBins || b.maxCategories !== params.maxCategories || b.minCategoryCount !== params.minCategoryCount) {
+      throw new Error('the matrix was binned with other binning parameters');
+    }
+  }
+  const { bins, binned } = isBinned(train) ? train : binMatrix(features, train, params);
   const offsets = new Int32Array(bins.length);
   let totalBins = 0;
   bins.forEach((b, f) => {

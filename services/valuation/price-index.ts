@@ -22,11 +22,15 @@ export type PriceIndex = {
 
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 
+/** Each index's point times, parsed once (a training brings a million prices to one date; a rescore values a million listings). */
+const pointTimes = new WeakMap<PriceIndex['points'], Float64Array>();
+
 export function priceLevel(index: PriceIndex | undefined, at: Date): number {
   const points = index?.points ?? [];
   if (points.length === 0) return 0;
   const t = at.getTime();
-  const times = points.map((p) => Date.parse(p.at));
+  let times = pointTimes.get(points);
+  if (!times || times.length !== points.length) pointTimes.set(points, (times = Float64Array.from(points, (p) => Date.parse(p.at))));
   if (t <= times[0]!) return points[0]!.log;
   const last = points.length - 1;
   if (t >= times[last]!) return points[last]!.log;
@@ -109,10 +113,28 @@ export type PriceIndexEstimate = PriceIndex & {
   years: { year: number; period: string; log: number; sales: number; linked: number }[];
 };
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
+/** The median of `values[from, to)`, which it sorts in place (a typed array sorts natively, without a comparator). */
+function medianOf(values: Float64Array, from: number, to: number): number {
+  const s = values.subarray(from, to).sort();
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Row indices grouped by `keyOf(row)` (0 ≤ key < keys; −1 leaves a row out), each group in row order: a counting sort. */
+function groupRows(n: number, keys: number, keyOf: (i: number) => number): { start: Int32Array; rows: Int32Array } {
+  const start = new Int32Array(keys + 1);
+  for (let i = 0; i < n; i++) {
+    const k = keyOf(i);
+    if (k >= 0) start[k + 1]!++;
+  }
+  for (let k = 0; k < keys; k++) start[k + 1]! += start[k]!;
+  const next = start.slice(0, keys);
+  const rows = new Int32Array(start[keys]!);
+  for (let i = 0; i < n; i++) {
+    const k = keyOf(i);
+    if (k >= 0) rows[next[k]!++] = i;
+  }
+  return { start, rows };
 }
 
 export type PriceIndexOptions = {
@@ -141,6 +163,10 @@ const monthLabel = (m: number) => `${Math.floor(m / 12)}-${String((m % 12) + 1).
  * links it) keeps the level of the linked run next to it. Levels are relative to the latest
  * period (0); after it the level is carried flat, and `marketAsOf` names the month of the latest
  * sales it rests on.
+ *
+ * Linear in the sales but for the medians' sorts: the rows are typed arrays (groups, types and
+ * periods interned as integers once), grouped once by counting sort, and each iteration fills one
+ * scratch array — a million sales fit in seconds, with nothing allocated per iteration.
  */
 export function estimatePriceIndex(sales: IndexSale[], opts: PriceIndexOptions = {}): PriceIndexEstimate {
   const iterations = opts.iterations ?? 12;
@@ -148,94 +174,179 @@ export function estimatePriceIndex(sales: IndexSale[], opts: PriceIndexOptions =
   const periodMonths = Math.max(1, Math.floor(opts.periodMonths ?? 12));
   const usable = sales.filter((s) => s.price > 0 && Number.isFinite(s.price));
   if (usable.length === 0) return { points: [], years: [], method: 'no sales' };
+  const n = usable.length;
   const marketCounts = new Map<string, number>();
   for (const s of usable) marketCounts.set(s.market ?? '', (marketCounts.get(s.market ?? '') ?? 0) + 1);
   const levelMarket = opts.levelMarket ?? [...marketCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  // a sale's group: the first of family, make, type (within market, unused apart) with minGroup sales
+  const typeKey = (s: IndexSale) => `${s.market ?? ''}|${s.unused ? 'U' : ''}|${s.categoryId ?? 0}`;
+  const familyKey = (s: IndexSale, c: string) => (s.modelFamily ? `${c}|F:${s.modelFamily.toUpperCase()}` : null);
+  const makeKey = (s: IndexSale, c: string) => (s.make ? `${c}|M:${s.make.toUpperCase()}` : null);
   const groupCounts = new Map<string, number>();
-  const keysOf = (s: IndexSale) => {
-    const c = `${s.market ?? ''}|${s.unused ? 'U' : ''}|${s.categoryId ?? 0}`;
-    const keys: string[] = [];
-    if (s.modelFamily) keys.push(`${c}|F:${s.modelFamily.toUpperCase()}`);
-    if (s.make) keys.push(`${c}|M:${s.make.toUpperCase()}`);
-    keys.push(c);
-    return keys;
-  };
-  for (const s of usable) for (const k of keysOf(s)) groupCounts.set(k, (groupCounts.get(k) ?? 0) + 1);
+  const count = (k: string | null) => k !== null && groupCounts.set(k, (groupCounts.get(k) ?? 0) + 1);
+  for (const s of usable) {
+    const c = typeKey(s);
+    count(familyKey(s, c));
+    count(makeKey(s, c));
+    count(c);
+  }
   const periodOf = (d: Date) => Math.floor(monthOf(d) / periodMonths);
-  const rows = usable.map((s) => {
-    const group = keysOf(s).find((k) => (groupCounts.get(k) ?? 0) >= minGroup) ?? keysOf(s).at(-1)!;
-    const age = s.year === null ? null : Math.max(0, s.soldAt.getTime() / YEAR_MS + 1970 - s.year);
-    const inLevel = (s.market ?? '') === levelMarket;
-    // a whole type is no like-for-like group (a 2025 unused mini excavator is not a 2006 CAT 320)
-    const linking = inLevel && (group.includes('|F:') || group.includes('|M:'));
-    return { y: Math.log(s.price), group, type: String(s.categoryId ?? 0), period: periodOf(s.soldAt), age, inLevel, linking, soldAt: s.soldAt };
-  });
-  const periodsOf = new Map<string, Set<number>>();
-  for (const r of rows) {
-    if (!r.linking) continue;
-    let set = periodsOf.get(r.group);
-    if (!set) periodsOf.set(r.group, (set = new Set()));
-    set.add(r.period);
+  const groupIds = new Map<string, number>();
+  /** Per group: a like-for-like group of the level market (a family or make, not a whole type), which links periods. */
+  const linkingGroup: boolean[] = [];
+  const typeIds = new Map<string, number>();
+  const typeNames: string[] = [];
+  const y = new Float64Array(n);
+  const group = new Int32Array(n);
+  const type = new Int32Array(n);
+  const period = new Int32Array(n);
+  const age = new Float64Array(n);
+  const hasAge = new Uint8Array(n);
+  const inLevel = new Uint8Array(n);
+  const soldAt = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = usable[i]!;
+    const c = typeKey(s);
+    const candidates = [familyKey(s, c), makeKey(s, c)];
+    let key = c;
+    for (const k of candidates) {
+      if (k !== null && (groupCounts.get(k) ?? 0) >= minGroup) {
+        key = k;
+        break;
+      }
+    }
+    let g = groupIds.get(key);
+    if (g === undefined) {
+      groupIds.set(key, (g = linkingGroup.length));
+      // a whole type is no like-for-like group (a 2025 unused mini excavator is not a 2006 CAT 320)
+      linkingGroup.push((s.market ?? '') === levelMarket && (key.includes('|F:') || key.includes('|M:')));
+    }
+    const typeName = String(s.categoryId ?? 0);
+    let t = typeIds.get(typeName);
+    if (t === undefined) {
+      typeIds.set(typeName, (t = typeNames.length));
+      typeNames.push(typeName);
+    }
+    y[i] = Math.log(s.price);
+    group[i] = g;
+    type[i] = t;
+    period[i] = periodOf(s.soldAt);
+    hasAge[i] = s.year === null ? 0 : 1;
+    age[i] = s.year === null ? 0 : Math.max(0, s.soldAt.getTime() / YEAR_MS + 1970 - s.year);
+    inLevel[i] = (s.market ?? '') === levelMarket ? 1 : 0;
+    soldAt[i] = s.soldAt.getTime();
   }
-  const allPeriods = [...new Set(rows.filter((r) => r.inLevel).map((r) => r.period))].sort((a, b) => a - b);
-  const latestPeriod = allPeriods.at(-1)!;
-  const level = new Map<number, number>(allPeriods.map((p) => [p, 0]));
-  // another market's sale sits at the level market's nearest earlier period (carried flat), else its first
-  const levelOf = (period: number) => {
-    const own = level.get(period);
-    if (own !== undefined) return own;
-    let at = allPeriods[0]!;
-    for (const p of allPeriods) if (p <= period) at = p;
-    return level.get(at)!;
-  };
-  const groupLevel = new Map<string, number>();
-  const slope = new Map<string, number>();
+  groupCounts.clear();
+  const groups = linkingGroup.length;
+  const types = typeNames.length;
+  // the periods each linking group sold in (a group sits in one market, so all its rows link or none do)
+  const periodsOf = new Map<number, Set<number>>();
+  for (let i = 0; i < n; i++) {
+    if (!linkingGroup[group[i]!]) continue;
+    let set = periodsOf.get(group[i]!);
+    if (!set) periodsOf.set(group[i]!, (set = new Set()));
+    set.add(period[i]!);
+  }
+  const multiPeriod = new Uint8Array(groups);
+  for (const [g, set] of periodsOf) if (set.size > 1) multiPeriod[g] = 1;
+  const levelPeriods = new Set<number>();
+  for (let i = 0; i < n; i++) if (inLevel[i]) levelPeriods.add(period[i]!);
+  const allPeriods = [...levelPeriods].sort((a, b) => a - b);
+  const periodIndex = new Map(allPeriods.map((p, k) => [p, k]));
+  const latest = allPeriods.length - 1;
+  const level = new Float64Array(allPeriods.length);
+  // the level each row reads: its period's, else (another market's sale) the level market's nearest earlier period's, else its first
+  const slotOf = new Map<number, number>();
+  const slot = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = period[i]!;
+    let k = slotOf.get(p);
+    if (k === undefined) {
+      k = periodIndex.get(p);
+      if (k === undefined) {
+        k = 0;
+        allPeriods.forEach((q, j) => q <= p && (k = j));
+      }
+      slotOf.set(p, k);
+    }
+    slot[i] = k;
+  }
   const linked = new Map<number, number>();
-  for (const r of rows) if ((periodsOf.get(r.group)?.size ?? 0) > 1) linked.set(r.period, (linked.get(r.period) ?? 0) + 1);
-  type Row = (typeof rows)[number];
-  const by = <K>(key: (r: Row) => K | null, value: (r: Row) => number) => {
-    const out = new Map<K, number[]>();
-    for (const r of rows) {
-      const k = key(r);
-      if (k === null) continue;
-      let list = out.get(k);
-      if (!list) out.set(k, (list = []));
-      list.push(value(r));
-    }
-    return out;
-  };
-  const ageTerm = (r: Row) => (r.age === null ? 0 : (slope.get(r.type) ?? 0) * r.age);
-  for (let it = 0; it < iterations; it++) {
-    for (const [g, v] of by((r) => r.group, (r) => r.y - ageTerm(r) - levelOf(r.period))) groupLevel.set(g, median(v));
-    // depreciation per type: least squares of what is left on age (rows that state a year)
-    const sums = new Map<string, { sxy: number; sxx: number; sx: number; sy: number; n: number }>();
-    for (const r of rows) {
-      if (r.age === null) continue;
-      const e = r.y - groupLevel.get(r.group)! - levelOf(r.period);
-      const acc = sums.get(r.type) ?? { sxy: 0, sxx: 0, sx: 0, sy: 0, n: 0 };
-      acc.sxy += r.age * e;
-      acc.sxx += r.age * r.age;
-      acc.sx += r.age;
-      acc.sy += e;
-      acc.n += 1;
-      sums.set(r.type, acc);
-    }
-    for (const [t, a] of sums) {
-      const den = a.sxx - (a.sx * a.sx) / a.n;
-      if (a.n >= 20 && den > 0) slope.set(t, Math.min(0, (a.sxy - (a.sx * a.sy) / a.n) / den));
-    }
-    // a period's level from the groups that link it to other periods only
-    const fitted = by(
-      (r) => ((periodsOf.get(r.group)?.size ?? 0) > 1 ? r.period : null),
-      (r) => r.y - groupLevel.get(r.group)! - ageTerm(r),
-    );
-    for (const p of allPeriods) {
-      const v = fitted.get(p);
-      if (v && v.length >= 10) level.set(p, median(v));
-    }
-    const anchor = level.get(latestPeriod)!;
-    for (const p of allPeriods) level.set(p, level.get(p)! - anchor);
+  const salesIn = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    salesIn.set(period[i]!, (salesIn.get(period[i]!) ?? 0) + 1);
+    if (multiPeriod[group[i]!]) linked.set(period[i]!, (linked.get(period[i]!) ?? 0) + 1);
   }
+  const byGroup = groupRows(n, groups, (i) => group[i]!);
+  // a period's level is learned from the rows of groups that link it to other periods only
+  const byPeriod = groupRows(n, allPeriods.length, (i) => (multiPeriod[group[i]!] ? slot[i]! : -1));
+  /** Types in the order their first aged sale comes (the order the depreciation is reported in). */
+  const agedTypes: number[] = [];
+  const seenType = new Uint8Array(types);
+  for (let i = 0; i < n; i++) {
+    if (hasAge[i] && !seenType[type[i]!]) {
+      seenType[type[i]!] = 1;
+      agedTypes.push(type[i]!);
+    }
+  }
+  const groupLevel = new Float64Array(groups);
+  const slope = new Float64Array(types);
+  const slopeFitted = new Map<string, number>();
+  const scratch = new Float64Array(n);
+  const sxy = new Float64Array(types);
+  const sxx = new Float64Array(types);
+  const sx = new Float64Array(types);
+  const sy = new Float64Array(types);
+  const rowsOfType = new Float64Array(types);
+  const ageTerm = (i: number) => (hasAge[i] ? slope[type[i]!]! * age[i]! : 0);
+  for (let it = 0; it < iterations; it++) {
+    for (let g = 0; g < groups; g++) {
+      const from = byGroup.start[g]!;
+      const to = byGroup.start[g + 1]!;
+      for (let j = from; j < to; j++) {
+        const i = byGroup.rows[j]!;
+        scratch[j] = y[i]! - ageTerm(i) - level[slot[i]!]!;
+      }
+      groupLevel[g] = medianOf(scratch, from, to);
+    }
+    // depreciation per type: least squares of what is left on age (rows that state a year), summed in row order
+    sxy.fill(0);
+    sxx.fill(0);
+    sx.fill(0);
+    sy.fill(0);
+    rowsOfType.fill(0);
+    for (let i = 0; i < n; i++) {
+      if (!hasAge[i]) continue;
+      const t = type[i]!;
+      const a = age[i]!;
+      const e = y[i]! - groupLevel[group[i]!]! - level[slot[i]!]!;
+      sxy[t] = sxy[t]! + a * e;
+      sxx[t] = sxx[t]! + a * a;
+      sx[t] = sx[t]! + a;
+      sy[t] = sy[t]! + e;
+      rowsOfType[t] = rowsOfType[t]! + 1;
+    }
+    for (const t of agedTypes) {
+      const den = sxx[t]! - (sx[t]! * sx[t]!) / rowsOfType[t]!;
+      if (rowsOfType[t]! >= 20 && den > 0) {
+        slope[t] = Math.min(0, (sxy[t]! - (sx[t]! * sy[t]!) / rowsOfType[t]!) / den);
+        slopeFitted.set(typeNames[t]!, slope[t]!);
+      }
+    }
+    for (let k = 0; k < allPeriods.length; k++) {
+      const from = byPeriod.start[k]!;
+      const to = byPeriod.start[k + 1]!;
+      if (to - from < 10) continue;
+      for (let j = from; j < to; j++) {
+        const i = byPeriod.rows[j]!;
+        scratch[j] = y[i]! - groupLevel[group[i]!]! - ageTerm(i);
+      }
+      level[k] = medianOf(scratch, from, to);
+    }
+    const anchor = level[latest]!;
+    for (let k = 0; k < allPeriods.length; k++) level[k] = level[k]! - anchor;
+  }
+  const levelAt = (p: number) => level[periodIndex.get(p)!]!;
   // Periods are comparable only within a run of periods that like-for-like groups link (union-find).
   // Between runs the data measure nothing: the level is carried flat across such a gap instead of
   // being guessed, and the gap is reported.
@@ -247,17 +358,20 @@ export function estimatePriceIndex(sales: IndexSale[], opts: PriceIndexOptions =
   }
   const linkedPeriods = allPeriods.filter((p) => (linked.get(p) ?? 0) >= 10);
   // like-for-like pairs across `before` (per group, the smaller side): what measures the step there
+  const early = new Int32Array(groups);
+  const late = new Int32Array(groups);
   const bridging = (before: number) => {
-    const sides = new Map<string, [number, number]>();
-    for (const r of rows) {
-      if (!periodsOf.has(r.group)) continue;
-      const side = sides.get(r.group) ?? [0, 0];
-      side[r.period <= before ? 0 : 1]++;
-      sides.set(r.group, side);
+    early.fill(0);
+    late.fill(0);
+    for (let i = 0; i < n; i++) {
+      if (!linkingGroup[group[i]!]) continue;
+      const g = group[i]!;
+      if (period[i]! <= before) early[g] = early[g]! + 1;
+      else late[g] = late[g]! + 1;
     }
-    let n = 0;
-    for (const [early, late] of sides.values()) n += Math.min(early, late);
-    return n;
+    let pairs = 0;
+    for (let g = 0; g < groups; g++) pairs += Math.min(early[g]!, late[g]!);
+    return pairs;
   };
   const runs: number[][] = [];
   for (const p of linkedPeriods) {
@@ -270,20 +384,31 @@ export function estimatePriceIndex(sales: IndexSale[], opts: PriceIndexOptions =
   let nextFirst = 0;
   for (let k = runs.length - 1; k >= 0; k--) {
     const run = runs[k]!;
-    const shift = nextFirst - level.get(run.at(-1)!)!;
-    for (const p of run) chained.set(p, round4(level.get(p)! + shift));
+    const shift = nextFirst - levelAt(run.at(-1)!);
+    for (const p of run) chained.set(p, round4(levelAt(p) + shift));
     nextFirst = chained.get(run[0]!)!;
   }
   // each period's level sits at its sales' median date (a period of data may cover only its first months)
-  const timesOf = (p: number) => rows.filter((r) => r.inLevel && r.period === p).map((r) => r.soldAt.getTime());
-  const points = linkedPeriods.map((p) => ({ at: new Date(median(timesOf(p))).toISOString(), log: chained.get(p)! }));
+  const timesIn = groupRows(n, allPeriods.length, (i) => (inLevel[i] ? slot[i]! : -1));
+  const timesOf = (p: number) => {
+    const k = periodIndex.get(p)!;
+    const from = timesIn.start[k]!;
+    const to = timesIn.start[k + 1]!;
+    const times = new Float64Array(to - from);
+    for (let j = from; j < to; j++) times[j - from] = soldAt[timesIn.rows[j]!]!;
+    return times;
+  };
+  const points = linkedPeriods.map((p) => {
+    const times = timesOf(p);
+    return { at: new Date(medianOf(times, 0, times.length)).toISOString(), log: chained.get(p)! };
+  });
   const lastLinked = linkedPeriods.at(-1);
   const label = (p: number) => monthLabel(p * periodMonths);
   const runLabel = (run: number[]) => (periodMonths === 12 ? `${label(run[0]!).slice(0, 4)}–${label(run.at(-1)!).slice(0, 4)}` : `${label(run[0]!)}–${label(run.at(-1)!)}`);
   return {
     points,
-    depreciation: Object.fromEntries([...slope].map(([t, v]) => [t, round4(v)])),
-    ...(lastLinked !== undefined ? { marketAsOf: monthLabel(monthOf(new Date(Math.max(...timesOf(lastLinked))))), market: levelMarket || undefined } : {}),
+    depreciation: Object.fromEntries([...slopeFitted].map(([t, v]) => [t, round4(v)])),
+    ...(lastLinked !== undefined ? { marketAsOf: monthLabel(monthOf(new Date(timesOf(lastLinked).reduce((a, b) => (b > a ? b : a), -Infinity)))), market: levelMarket || undefined } : {}),
     method:
       `hedonic time-dummy over ${periodMonths === 12 ? 'sale years' : `${periodMonths}-month periods`} of ${levelMarket || 'all'} sales: log price = group (family, else make, else type; within market, unused apart) + type depreciation × age + period level; alternating medians; ` +
       `linked runs ${runs.map(runLabel).join(', ')}, level carried flat between runs and after the last`,
@@ -291,7 +416,7 @@ export function estimatePriceIndex(sales: IndexSale[], opts: PriceIndexOptions =
       year: Math.floor((p * periodMonths) / 12),
       period: label(p),
       log: chained.get(p) ?? NaN,
-      sales: rows.filter((r) => r.period === p).length,
+      sales: salesIn.get(p) ?? 0,
       linked: linked.get(p) ?? 0,
     })),
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../services/shared/seeded-random.js';
-import { GbdtModel, trainGbdt, type FeatureMatrix, type FeatureSpec } from '../../services/valuation/gbdt.js';
+import { binMatrix, GbdtModel, trainGbdt, type FeatureMatrix, type FeatureSpec } from '../../services/valuation/gbdt.js';
 
 function matrix(columns: number[][]): FeatureMatrix {
   return { columns: columns.map((c) => Float64Array.from(c)), rows: columns[0]!.length };
@@ -175,5 +175,21 @@ describe('gradient-boosted trees', () => {
     expect(report.trainLoss.slice(0, 40)).toEqual(all.report.trainLoss);
     expect(all.report.trainLoss[39]).toBeCloseTo(mse(all.model.predict(train), y.slice(0, 700)), 12);
     expect(all.model.data.trees.every((tree) => !tree.feature.includes(2))).toBe(true);
+  });
+  it('grows the same trees from a matrix binned once (binMatrix, raw columns released) as from the raw columns', () => {
+    const random = seededRandom(11);
+    const n = 600;
+    const a = Array.from({ length: n }, () => random() * 10);
+    const c = Array.from({ length: n }, () => (random() < 0.1 ? NaN : Math.floor(random() * 6)));
+    const y = Float64Array.from(a.map((v, i) => Math.cos(v) + (Number.isNaN(c[i]!) ? 0 : c[i]! * 0.2) + (random() - 0.5) * 0.1));
+    const specs: FeatureSpec[] = [{ name: 'a', kind: 'numeric' }, { name: 'c', kind: 'categorical' }];
+    const params = { trees: 60, learningRate: 0.1, maxLeaves: 7, subsample: 0.8, colsample: 1, maxBins: 32 };
+    const raw = trainGbdt(specs, matrix([a, c]), y, params).model.toJSON();
+    const source = matrix([a, c]);
+    const binned = binMatrix(specs, source, params, true);
+    expect(source.columns.every((col) => col.length === 0)).toBe(true);
+    expect(trainGbdt(specs, binned, y, { ...params, seed: 1 }).model.toJSON()).toEqual(trainGbdt(specs, matrix([a, c]), y, { ...params, seed: 1 }).model.toJSON());
+    expect(trainGbdt(specs, binned, y, params).model.toJSON()).toEqual(raw);
+    expect(() => trainGbdt(specs, binned, y, { ...params, maxBins: 64 })).toThrow(/other binning parameters/);
   });
 });
