@@ -25,7 +25,7 @@ import { canonicalMake, modelFamily, parseTitle } from '../shared/lots/title-par
 import { categoryIdByName, OTHER_CATEGORY_ID, type CategoryName } from '../shared/categories.js';
 import type { RbAuctionRecord } from '../shared/datasets/rbauction.js';
 import type { TrainingSale } from './features.js';
-import { importedSale, westMachine } from './westauction-sales.js';
+import { importedSale, westMachine, type ImportedSoldResult } from './westauction-sales.js';
 
 export const RBAUCTION_ORIGIN = 'import:rbauction';
 export const RBAUCTION_SOURCE = 'rbauction';
@@ -243,25 +243,7 @@ export function rbMake(make: string | null): string | null {
   return canonicalMake(cased) ?? cased;
 }
 
-export type RbSoldResult = {
-  origin: string;
-  externalId: string;
-  title: string;
-  make: string | null;
-  model: string | null;
-  modelFamily: string | null;
-  year: number | null;
-  hours: number | null;
-  condition: null;
-  categoryId: number;
-  state: string | null;
-  saleChannel: string;
-  soldAt: Date;
-  price: number;
-  currency: 'USD';
-  url: string | null;
-  attributes: Record<string, string | number>;
-};
+export type RbSoldResult = ImportedSoldResult;
 
 /** A priced machine lot as a sold_results row, or why it is not one. */
 export function rbAuctionToSoldResult(r: RbAuctionRecord): RbSoldResult | { skip: RbImportSkip } {

@@ -59,7 +59,8 @@ export function westMachine(title: string): WestMachine | null {
 
 export type WestImportSkip = 'not-closed' | 'no-price' | 'not-a-machine';
 
-export type WestSoldResult = {
+/** A sold result as an importer of lots (West Auctions, Ritchie Bros.) writes it to sold_results. */
+export type ImportedSoldResult = {
   origin: string;
   externalId: string;
   title: string;
@@ -75,9 +76,11 @@ export type WestSoldResult = {
   soldAt: Date;
   price: number;
   currency: 'USD';
-  url: string;
+  url: string | null;
   attributes: Record<string, string | number>;
 };
+
+export type WestSoldResult = ImportedSoldResult & { url: string };
 
 /** A closed, priced machine lot as a sold_results row, or why it is not one. */
 export function westAuctionToSoldResult(r: WestAuctionRecord): WestSoldResult | { skip: WestImportSkip } {
@@ -122,7 +125,7 @@ export function westAuctionToSale(r: WestAuctionRecord): TrainingSale | null {
 
 /** An imported sold result (West, Ritchie Bros.) as a training sale: the fields the importer stores. */
 export function importedSale(
-  row: Pick<WestSoldResult, 'categoryId' | 'make' | 'model' | 'modelFamily' | 'year' | 'hours' | 'state' | 'saleChannel' | 'soldAt' | 'price' | 'attributes' | 'title'>,
+  row: Pick<ImportedSoldResult, 'categoryId' | 'make' | 'model' | 'modelFamily' | 'year' | 'hours' | 'state' | 'saleChannel' | 'soldAt' | 'price' | 'attributes' | 'title'>,
 ): TrainingSale {
   return {
     categoryId: row.categoryId,
