@@ -13,6 +13,7 @@ import path from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
 import { toStateCode } from '../us-states.js';
+import { csvNumber, csvOptional, csvText } from './csv-fields.js';
 
 /** The shipped results file, relative to SHARED_DIR. */
 export const RBAUCTION_RESULTS_FILE = path.join('data', 'rbauction_results', 'rbauction-results-2021-09-to-2023-05.csv.gz');
@@ -46,22 +47,6 @@ export type RbAuctionRecord = {
   url: string | null;
 };
 
-function text(value: string | undefined, max = MAX_TEXT): string {
-  return (value ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
-}
-
-function optional(value: string | undefined, max = MAX_TEXT): string | null {
-  const v = text(value, max);
-  return v.length ? v : null;
-}
-
-function number(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const v = value.replace(/[,$\s]/g, '');
-  if (!v.length) return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-}
 
 /** `minneapolis-mn-2023164` → `MN`; null when the event names no US state. */
 export function stateOfEvent(auction: string | null | undefined): string | null {
@@ -79,23 +64,23 @@ export function parseRbSaleDate(value: string | undefined): Date | null {
 
 /** One CSV row (header → value) as a record; null when it has no inventory id or sale day. */
 export function toRbAuctionRecord(row: Record<string, string>): RbAuctionRecord | null {
-  const invId = optional(row.inv_id, 40);
+  const invId = csvOptional(row.inv_id, 40);
   const saleDate = parseRbSaleDate(row.sale_date);
   if (!invId || !saleDate) return null;
-  const year = number(row.year);
-  const hours = number(row.hours);
-  const price = number(row.price_usd);
-  const auction = text(row.auction, 100);
-  const url = optional(row.url, 500);
+  const year = csvNumber(row.year);
+  const hours = csvNumber(row.hours);
+  const price = csvNumber(row.price_usd);
+  const auction = csvText(row.auction, 100);
+  const url = csvOptional(row.url, 500);
   return {
     invId,
     saleDate,
     year: year !== null && Number.isInteger(year) && year >= 1900 && year <= saleDate.getUTCFullYear() + 1 ? year : null,
-    make: optional(row.make, 60),
-    model: optional(row.model),
+    make: csvOptional(row.make, 60),
+    model: csvOptional(row.model, MAX_TEXT),
     hours: hours !== null && hours > 0 && hours < 200_000 ? Math.round(hours) : null,
     price: price !== null && price > 0 ? price : null,
-    itemSlug: text(row.item_slug, 300).toLowerCase(),
+    itemSlug: csvText(row.item_slug, 300).toLowerCase(),
     auction,
     state: stateOfEvent(auction),
     url: url && /^https:\/\/(www\.)?rbauction\.com\//.test(url) ? url : null,

@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
 import { toStateCode } from '../us-states.js';
+import { csvNumber, csvOptional, csvText } from './csv-fields.js';
 
 /**
  * The CSV's `*_time_utc` columns come from the site's unix fields, which run 7,200 s early
@@ -39,50 +40,34 @@ export type WestAuctionRecord = {
   description: string;
 };
 
-function text(value: string | undefined, max: number): string {
-  return (value ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
-}
-
-function optional(value: string | undefined, max = 60): string | null {
-  const v = text(value, max);
-  return v.length ? v : null;
-}
-
-function number(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const v = value.replace(/[,$\s]/g, '');
-  if (!v.length) return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-}
 
 export function toWestAuctionRecord(row: Record<string, string>): WestAuctionRecord | null {
-  const lotId = optional(row.lot_id, 40);
+  const lotId = csvOptional(row.lot_id, 40);
   if (!lotId) return null;
   const end = row.end_time_utc ? new Date(row.end_time_utc) : null;
-  const year = number(row.year);
-  const hours = number(row.hours);
-  const odometer = number(row.odometer);
-  const bid = number(row.high_bid_usd);
+  const year = csvNumber(row.year);
+  const hours = csvNumber(row.hours);
+  const odometer = csvNumber(row.odometer);
+  const bid = csvNumber(row.high_bid_usd);
   const endAt = end && !Number.isNaN(end.getTime()) ? new Date(end.getTime() + WESTAUCTION_CLOCK_SHIFT_MS) : null;
   return {
     lotId,
-    auctionId: text(row.auction_id, 40),
-    title: text(row.title, MAX_TITLE),
-    make: optional(row.make),
-    model: optional(row.model),
+    auctionId: csvText(row.auction_id, 40),
+    title: csvText(row.title, MAX_TITLE),
+    make: csvOptional(row.make, 60),
+    model: csvOptional(row.model, 60),
     year: year !== null && Number.isInteger(year) && year >= 1900 && year <= (endAt?.getUTCFullYear() ?? 2100) + 1 ? year : null,
     hours: hours !== null && hours > 0 && hours < 200_000 ? Math.round(hours) : null,
     odometer: odometer !== null && odometer > 0 && odometer < 2_000_000 ? Math.round(odometer) : null,
-    condition: optional(row.condition, 40),
+    condition: csvOptional(row.condition, 40),
     highBid: bid !== null && bid > 0 ? bid : null,
-    bidCount: Math.max(0, Math.round(number(row.bid_count) ?? 0)),
-    buyersPremiumPct: number(row.buyer_premium_pct),
+    bidCount: Math.max(0, Math.round(csvNumber(row.bid_count) ?? 0)),
+    buyersPremiumPct: csvNumber(row.buyer_premium_pct),
     closed: row.closed_before_collection === '1',
     endAt,
     state: toStateCode(row.state) ?? null,
-    city: optional(row.city),
-    description: text(row.description_text, MAX_DESCRIPTION),
+    city: csvOptional(row.city, 60),
+    description: csvText(row.description_text, MAX_DESCRIPTION),
   };
 }
 
