@@ -1,5 +1,5 @@
 /**
- * `npm run model:comparable-weight -- --load-model <file> <model:eval data flags> [--json]`
+ * `npm run model:comparable-weight -- --load-model <file> <model:eval data flags, or --protocol west|rbauction …> [--json]`
  *
  * Chooses how much a comparable counts against the trees (`COMPARABLE_WEIGHT` in
  * services/valuation/score-listing.ts) on a training-period fold, without re-training or
@@ -14,7 +14,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from './cli/command.js';
-import { dateFlag, loadSales, westProtocolSales } from './cli/model-eval-command.js';
+import { dateFlag, loadSales, rbProtocolSales, westProtocolSales } from './cli/model-eval-command.js';
 import { ComparablePool } from '../services/scorer/comparable-pool.js';
 import { offerListing, saleAsSoldResult } from '../services/scorer/deal-flags.js';
 import { closestCandidates } from '../services/scorer/score-batch.js';
@@ -30,6 +30,7 @@ const str = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as
 
 async function sales(): Promise<{ train: TrainingSale[]; test: TrainingSale[] }> {
   if (flags.protocol === 'west') return westProtocolSales(flags);
+  if (flags.protocol === 'rbauction') return rbProtocolSales(flags);
   const trainBefore = dateFlag(flags, 'train-before');
   const testFrom = dateFlag(flags, 'test-from');
   const testBefore = dateFlag(flags, 'test-before');
