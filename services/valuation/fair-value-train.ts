@@ -3,7 +3,8 @@
  * holdout for the number of trees and the range, then a refit on everything.
  */
 import { ATTRIBUTE_FEATURES, buildVocabulary, normaliseModel, type TrainingSale, type ValuationInput, type Vocabulary } from './features.js';
-import { binMatrix, trainGbdt, type BinnedMatrix, type GbdtParams } from './gbdt.js';
+import { binMatrix, type BinnedMatrix, type GbdtParams } from './gbdt.js';
+import { DEFAULT_TRAINING_THREADS, MemberFits } from './fair-value-members.js';
 import { fitTitleWords } from './title-words.js';
 import { fitLotNeighbours, listingLogShift, neighbourLogPrice } from './lot-neighbours.js';
 import { estimatePriceIndex, inDollarsOf } from './price-index.js';
@@ -93,6 +94,8 @@ export type TrainOptions = {
   holdoutOnly?: boolean;
   /** Boosted models averaged (bagging; default 3); member k trains with seed + k·1000. */
   members?: number;
+  /** Threads the members grow in (default DEFAULT_TRAINING_THREADS); the model is the same with any. */
+  threads?: number;
   /** Fill in missing hours from the model's typical hours per year of age (default) or leave them missing. */
   imputeHours?: boolean;
   /**
@@ -339,6 +342,17 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     return m;
   };
 
+  /** Everything the refits learn from: every usable sale's encodings and binned matrix. */
+  const fullEncoding = () => {
+    progress(`encoding all ${usable.length} sales for the refits`);
+    const vocabulary = buildVocabulary(usable);
+    const targetEncoding = fitTargetEncoding(usable, opts.targetSmoothing ?? DEFAULT_TARGET_SMOOTHING);
+    const usableHours = imputeHours ? typicalHoursPerYear(usable) : undefined;
+    const usableTw = fitTitleWords(usable);
+    const matrix = binMatrix(ALL_SPECS, encode(usable, vocabulary, targetEncoding, usable, usableHours, usableTw), params, true);
+    return { vocabulary, targetEncoding, usableHours, usableTw, matrix };
+  };
+
   // 1. fit on the earlier sales, stop on the latest ones, and measure the errors there
   const fitVocab = buildVocabulary(fit);
   const y = (rows: TrainingSale[]) => Float64Array.from(rows.map((r) => Math.log1p(r.price)));
@@ -349,7 +363,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const memberCount = Math.max(1, Math.floor(opts.members ?? DEFAULT_MEMBERS));
   const memberParams = (k: number): Partial<GbdtParams> => ({ ...params, seed: (params.seed ?? 1) + k * 1000 });
   // binned once for every member, each raw column dropped once binned (a million rows' columns are ~650 MB)
-  let fitX: BinnedMatrix | undefined = binMatrix(ALL_SPECS, encode(fit, fitVocab, fitTe, fit), params, true);
+  const fitX: BinnedMatrix = binMatrix(ALL_SPECS, encode(fit, fitVocab, fitTe, fit), params, true);
   // Early stopping: each held-out sale weighs by the inverse of its source's price variance, so an
   // online source's far wider spread of prices does not stop the trees that
   // Fast Iron still gains from: a few dozen online lots outweighed 2,400 Fast Iron sales and halted
@@ -364,11 +378,17 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const huberDeltas = (rows: TrainingSale[]) =>
     Float64Array.from(rows.map((r) => (saleMarket(r) === DEALER_AUCTION ? (params.huberDelta ?? Infinity) : onlineDelta)));
   const fitWeights = weigh(fit, recencyWeights(fit, halfLife));
-  const firstMembers = Array.from({ length: memberCount }, (_, k) => {
-    progress(`holdout fit ${k + 1}/${memberCount} on ${fit.length} sales, stopping on the latest ${holdout.length}`);
-    return trainGbdt(ALL_SPECS, fitX!, y(fit), memberParams(k), { x: holdoutX, y: holdoutY, weights: holdoutWeights }, fitWeights, huberDeltas(fit));
+  // the refits' matrix made before the holdout fits, so a second thread can refit as soon as a member's holdout fit ends
+  const full = opts.holdoutOnly ? undefined : fullEncoding();
+  const members = new MemberFits({
+    count: memberCount,
+    threads: opts.threads ?? DEFAULT_TRAINING_THREADS,
+    holdout: { features: ALL_SPECS, matrix: fitX, y: y(fit), weights: fitWeights, deltas: huberDeltas(fit), valid: { x: holdoutX, y: holdoutY, weights: holdoutWeights } },
+    params: memberParams,
+    refit: full && { data: { features: ALL_SPECS, matrix: full.matrix, y: y(usable), weights: weigh(usable, recencyWeights(usable, halfLife)), deltas: huberDeltas(usable) }, fixedTrees: opts.fixedTrees, factor: 1.1 },
+    progress,
   });
-  fitX = undefined;
+  const firstMembers = members.fitHoldouts();
   const neighbourBlend = opts.neighbourBlend ?? NEIGHBOUR_BLEND;
   const fitNeighbours = fitLotNeighbours(fit);
   const holdoutTrees = averagePrediction(firstMembers.map((f) => f.model), holdoutX);
@@ -541,18 +561,10 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   }
   if (opts.holdoutOnly) return { model: holdoutModel(), seconds: (performance.now() - started) / 1000 };
 
+
   // 2. refit on everything with a few more trees than the holdout fit needed (more data)
-  const vocabulary = buildVocabulary(usable);
-  const targetEncoding = fitTargetEncoding(usable, opts.targetSmoothing ?? DEFAULT_TARGET_SMOOTHING);
-  const usableHours = imputeHours ? typicalHoursPerYear(usable) : undefined;
-  const usableTw = fitTitleWords(usable);
-  const usableX = binMatrix(ALL_SPECS, encode(usable, vocabulary, targetEncoding, usable, usableHours, usableTw), params, true);
-  const usableWeights = weigh(usable, recencyWeights(usable, halfLife));
-  const finals = firstMembers.map((first, k) => {
-    const trees = opts.fixedTrees ?? Math.max(1, Math.round(first.report.bestIteration * 1.1));
-    progress(`refit ${k + 1}/${firstMembers.length} on all ${usable.length} sales: ${trees} trees`);
-    return trainGbdt(ALL_SPECS, usableX, y(usable), { ...memberParams(k), trees, earlyStoppingRounds: Infinity }, undefined, usableWeights, huberDeltas(usable)).model;
-  });
+  const { vocabulary, targetEncoding, usableHours, usableTw } = full!;
+  const finals = members.fitRefits();
   const model = new FairValueModel({
     format: 'fair-value-v1',
     vocabulary,
