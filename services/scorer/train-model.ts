@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { NonRetryableError } from '../shared/errors.js';
 import type { Db } from '../shared/database/db.js';
+import type { Config } from '../shared/config.js';
 import { insertModelVersion, type ModelVersionInfo } from '../shared/repositories/model-versions-repository.js';
 import { listUnfinishedSalesImports } from '../shared/repositories/sales-imports-repository.js';
 import { countSoldResultsByOrigin, listTrainingSales } from '../shared/repositories/sold-results-repository.js';
@@ -12,6 +13,11 @@ import { VALUATION_GBDT_PARAMS, type SerializedFairValueModel, type TrainOptions
 import type { TrainingSale } from '../valuation/features.js';
 import { soldResultToSale } from './sales-history.js';
 import { isPackedSales, packedTransferList, packSales, type PackedSales } from './packed-sales.js';
+
+/** The training options the configuration sets (MODEL_TRAIN_THREADS; unset, the valuation's default). */
+export function trainThreads(config: Pick<Config, 'MODEL_TRAIN_THREADS'>): TrainOptions {
+  return config.MODEL_TRAIN_THREADS === undefined ? {} : { threads: config.MODEL_TRAIN_THREADS };
+}
 
 /** Fewer sales than this and there is nothing worth learning. */
 export const MIN_TRAINING_SALES = 30;

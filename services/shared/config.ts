@@ -143,6 +143,11 @@ const envSchema = z
     CRAWL_ENDING_SOON_SCHEDULE: z.string().default('*/15 * * * *'),
     /** When the fair-value model is retrained on all sales history (then every listing is rescored). */
     MODEL_TRAIN_SCHEDULE: z.string().default('30 3 * * *'),
+    /**
+     * Threads a training grows its boosted models in (default: two where the machine has two
+     * cores). The model is the same with any; 1 leaves a core to an API sharing a small machine.
+     */
+    MODEL_TRAIN_THREADS: z.coerce.number().int().min(1).max(8).optional(),
     /** When open auctions priced under fair value are rescored as their time left shrinks. */
     SCORE_TIME_LEFT_SCHEDULE: z.string().default('*/15 * * * *'),
     VALUATION_BOOTSTRAP: bool.optional(),

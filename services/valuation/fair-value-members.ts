@@ -3,9 +3,10 @@
  * k's holdout fit and its refit on every sale are each fixed by member k's seed, so which thread
  * grows them does not change the model (the same JSON either way; tests/unit/valuation-threads).
  *
- * The order, for three members on two threads: the helper fits member 1 then refits it on every
- * sale; the caller fits members 0 and 2, calibrates the deal score on the holdout model, and refits
- * member 0, while the helper refits member 2 after its own. Each thread grows three models.
+ * The order, for three members on two threads: the helper starts fitting members 1 and 2 as soon as
+ * the holdout fits' matrix exists; meanwhile this thread encodes every sale for the refits, fits
+ * member 0 and, once the three are in, calibrates the deal score on the holdout model and refits
+ * member 0 while the helper refits 1 and 2. Each thread grows about as much.
  */
 import { availableParallelism } from 'node:os';
 import { trainGbdt, type GbdtModel, type GbdtParams, type TrainReport } from './gbdt.js';
@@ -26,74 +27,72 @@ export type MemberPlan = {
   /** The holdout fits' data (with its early-stopping rows) and member k's parameters. */
   holdout: FitData;
   params: (k: number) => Partial<GbdtParams>;
-  /** The refits on every sale: their data, and their trees (`fixedTrees`, else the holdout fit's best × `factor`). */
-  refit?: { data: FitData; fixedTrees?: number; factor: number };
   progress: (message: string) => void;
 };
 
+/** The refits on every sale: their data, and their trees (`fixedTrees`, else the holdout fit's best × `factor`). */
+export type RefitPlan = { data: FitData; fixedTrees?: number; factor: number };
+
 export class MemberFits {
   private readonly helper: FitHelper | null;
-  private holdoutId = 0;
-  private refitId = 0;
+  private readonly plan: MemberPlan;
+  private refit: RefitPlan | undefined;
+  /** Members fitted and refitted on this thread (0 ≤ k < local); the helper grows the others. */
+  private readonly local: number;
+  private readonly pending = new Map<number, number>();
   private readonly holdouts: Fitted[] = [];
-  /** Per member: refitted here (null) or the helper's fit id. */
   private readonly refitOnHelper = new Map<number, number>();
-  private plan: MemberPlan;
 
+  /** Starts the helper's holdout fits at once (with two threads and enough rows). */
   constructor(plan: MemberPlan) {
-    this.plan = plan;
     const parallel = plan.threads > 1 && plan.count > 1 && plan.holdout.matrix.rows >= MIN_ROWS_FOR_THREADS;
     this.helper = parallel ? new FitHelper() : null;
-    if (this.helper) {
-      // the caller fits from the shared copies too, so the matrices are held once
-      plan.holdout = this.shared(plan.holdout, (id) => (this.holdoutId = id));
-      if (plan.refit) plan.refit = { ...plan.refit, data: this.shared(plan.refit.data, (id) => (this.refitId = id)) };
+    this.local = this.helper ? Math.ceil(plan.count / 3) : plan.count;
+    this.plan = plan;
+    if (!this.helper) return;
+    try {
+      // this thread fits from the shared copy too, so the matrix is held once
+      const { id, data } = this.helper.share(plan.holdout);
+      this.plan = { ...plan, holdout: data };
+      for (let k = this.local; k < plan.count; k++) this.pending.set(k, this.helper.fit(id, plan.params(k)));
+      this.helper.drop(id);
+    } catch (err) {
+      this.close();
+      throw err;
     }
   }
 
-  private shared(data: FitData, setId: (id: number) => void): FitData {
-    const { id, data: shared } = this.helper!.share(data);
-    setId(id);
-    return shared;
-  }
-
-  private onHelper(k: number): boolean {
-    return this.helper !== null && k % 2 === 1;
-  }
-
   private refitParams(k: number, best: number): Partial<GbdtParams> {
-    const rule = this.plan.refit!;
-    return { ...this.plan.params(k), trees: refitTrees(rule, best), earlyStoppingRounds: Infinity };
+    return { ...this.plan.params(k), trees: refitTrees(this.refit!, best), earlyStoppingRounds: Infinity };
   }
 
-  /** Every member's holdout fit, in member order. */
-  fitHoldouts(): Fitted[] {
-    const { count, holdout, params, refit, progress } = this.plan;
+  private get note(): string {
+    return this.helper ? ` (and ${this.plan.count - this.local} in a second thread)` : '';
+  }
+
+  /**
+   * Every member's holdout fit, in member order. With `refit`, the helper's refits are queued as
+   * soon as its holdout fits are in (fitRefits collects them).
+   */
+  fitHoldouts(refit?: RefitPlan): Fitted[] {
+    const { count, holdout, params, progress } = this.plan;
     try {
-      const pending = new Map<number, number>();
-      for (let k = 0; k < count; k++) {
-        if (!this.onHelper(k)) continue;
-        const then = refit && { data: this.refitId, params: { ...params(k), earlyStoppingRounds: Infinity }, fixedTrees: refit.fixedTrees, factor: refit.factor };
-        const ids = this.helper!.fit(this.holdoutId, params(k), then);
-        pending.set(k, ids.id);
-        if (ids.refitId !== undefined) this.refitOnHelper.set(k, ids.refitId);
+      for (let k = 0; k < this.local; k++) {
+        progress(`holdout fit ${k + 1}/${count} on ${holdout.matrix.rows} sales, stopping on the latest ${holdout.valid?.y.length ?? 0}${this.note}`);
+        this.holdouts.push(trainGbdt(holdout.features, holdout.matrix, holdout.y, params(k), holdout.valid, holdout.weights, holdout.deltas));
       }
-      const local = new Map<number, Fitted>();
-      for (let k = 0; k < count; k++) {
-        if (this.onHelper(k)) continue;
-        progress(`holdout fit ${k + 1}/${count} on ${holdout.matrix.rows} sales, stopping on the latest ${holdout.valid?.y.length ?? 0}${this.helper ? ' (two threads)' : ''}`);
-        local.set(k, trainGbdt(holdout.features, holdout.matrix, holdout.y, params(k), holdout.valid, holdout.weights, holdout.deltas));
-      }
-      for (let k = 0; k < count; k++) this.holdouts.push(local.get(k) ?? this.helper!.result(pending.get(k)!));
-      if (this.helper && refit) {
-        // the helper's refits follow its own fits; it takes every other one of this thread's too, from the last
-        const mine = [...local.keys()];
-        for (let j = mine.length - 1; j >= 1; j -= 2) {
-          const k = mine[j]!;
-          this.refitOnHelper.set(k, this.helper.fit(this.refitId, this.refitParams(k, this.holdouts[k]!.report.bestIteration)).id);
+      if (refit && this.helper) {
+        const { id, data } = this.helper.share(refit.data);
+        this.refit = { ...refit, data };
+        for (let k = this.local; k < count; k++) {
+          this.holdouts.push(this.helper.result(this.pending.get(k)!));
+          this.refitOnHelper.set(k, this.helper.fit(id, this.refitParams(k, this.holdouts[k]!.report.bestIteration)));
         }
+        this.helper.drop(id);
+      } else {
+        this.refit = refit;
+        for (let k = this.local; k < count; k++) this.holdouts.push(this.helper!.result(this.pending.get(k)!));
       }
-      if (this.helper) this.helper.drop(this.holdoutId);
       if (!refit) this.close();
       return this.holdouts;
     } catch (err) {
@@ -104,14 +103,14 @@ export class MemberFits {
 
   /** Every member refitted on every sale, in member order. */
   fitRefits(): GbdtModel[] {
-    const { count, refit, progress } = this.plan;
+    const { count, progress } = this.plan;
+    const refit = this.refit;
     if (!refit) throw new Error('no refit was planned');
     try {
       const out: GbdtModel[] = [];
-      for (let k = 0; k < count; k++) {
-        if (this.refitOnHelper.has(k)) continue;
+      for (let k = 0; k < this.local; k++) {
         const params = this.refitParams(k, this.holdouts[k]!.report.bestIteration);
-        progress(`refit ${k + 1}/${count} on all ${refit.data.matrix.rows} sales: ${params.trees} trees${this.helper ? ' (two threads)' : ''}`);
+        progress(`refit ${k + 1}/${count} on all ${refit.data.matrix.rows} sales: ${params.trees} trees${this.note}`);
         out[k] = trainGbdt(refit.data.features, refit.data.matrix, refit.data.y, params, undefined, refit.data.weights, refit.data.deltas).model;
       }
       for (const [k, id] of this.refitOnHelper) out[k] = this.helper!.result(id).model;

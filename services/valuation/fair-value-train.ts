@@ -349,8 +349,14 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
     const targetEncoding = fitTargetEncoding(usable, opts.targetSmoothing ?? DEFAULT_TARGET_SMOOTHING);
     const usableHours = imputeHours ? typicalHoursPerYear(usable) : undefined;
     const usableTw = fitTitleWords(usable);
-    const matrix = binMatrix(ALL_SPECS, encode(usable, vocabulary, targetEncoding, usable, usableHours, usableTw), params, true);
-    return { vocabulary, targetEncoding, usableHours, usableTw, matrix };
+    let matrix: BinnedMatrix | undefined = binMatrix(ALL_SPECS, encode(usable, vocabulary, targetEncoding, usable, usableHours, usableTw), params, true);
+    /** The matrix, handed over once (the members' fits hold it from then on). */
+    const takeMatrix = () => {
+      const m = matrix!;
+      matrix = undefined;
+      return m;
+    };
+    return { vocabulary, targetEncoding, usableHours, usableTw, takeMatrix };
   };
 
   // 1. fit on the earlier sales, stop on the latest ones, and measure the errors there
@@ -363,7 +369,7 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const memberCount = Math.max(1, Math.floor(opts.members ?? DEFAULT_MEMBERS));
   const memberParams = (k: number): Partial<GbdtParams> => ({ ...params, seed: (params.seed ?? 1) + k * 1000 });
   // binned once for every member, each raw column dropped once binned (a million rows' columns are ~650 MB)
-  const fitX: BinnedMatrix = binMatrix(ALL_SPECS, encode(fit, fitVocab, fitTe, fit), params, true);
+  let fitX: BinnedMatrix | undefined = binMatrix(ALL_SPECS, encode(fit, fitVocab, fitTe, fit), params, true);
   // Early stopping: each held-out sale weighs by the inverse of its source's price variance, so an
   // online source's far wider spread of prices does not stop the trees that
   // Fast Iron still gains from: a few dozen online lots outweighed 2,400 Fast Iron sales and halted
@@ -378,17 +384,19 @@ export function trainFairValueModel(sales: TrainingSale[], opts: TrainOptions = 
   const huberDeltas = (rows: TrainingSale[]) =>
     Float64Array.from(rows.map((r) => (saleMarket(r) === DEALER_AUCTION ? (params.huberDelta ?? Infinity) : onlineDelta)));
   const fitWeights = weigh(fit, recencyWeights(fit, halfLife));
-  // the refits' matrix made before the holdout fits, so a second thread can refit as soon as a member's holdout fit ends
-  const full = opts.holdoutOnly ? undefined : fullEncoding();
+  // with two threads the second starts on the holdout fits while this one encodes every sale for the refits
   const members = new MemberFits({
     count: memberCount,
     threads: opts.threads ?? DEFAULT_TRAINING_THREADS,
-    holdout: { features: ALL_SPECS, matrix: fitX, y: y(fit), weights: fitWeights, deltas: huberDeltas(fit), valid: { x: holdoutX, y: holdoutY, weights: holdoutWeights } },
+    holdout: { features: ALL_SPECS, matrix: fitX!, y: y(fit), weights: fitWeights, deltas: huberDeltas(fit), valid: { x: holdoutX, y: holdoutY, weights: holdoutWeights } },
     params: memberParams,
-    refit: full && { data: { features: ALL_SPECS, matrix: full.matrix, y: y(usable), weights: weigh(usable, recencyWeights(usable, halfLife)), deltas: huberDeltas(usable) }, fixedTrees: opts.fixedTrees, factor: 1.1 },
     progress,
   });
-  const firstMembers = members.fitHoldouts();
+  fitX = undefined;
+  const full = opts.holdoutOnly ? undefined : fullEncoding();
+  const firstMembers = members.fitHoldouts(
+    full && { data: { features: ALL_SPECS, matrix: full.takeMatrix(), y: y(usable), weights: weigh(usable, recencyWeights(usable, halfLife)), deltas: huberDeltas(usable) }, fixedTrees: opts.fixedTrees, factor: 1.1 },
+  );
   const neighbourBlend = opts.neighbourBlend ?? NEIGHBOUR_BLEND;
   const fitNeighbours = fitLotNeighbours(fit);
   const holdoutTrees = averagePrediction(firstMembers.map((f) => f.model), holdoutX);

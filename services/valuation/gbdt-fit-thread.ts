@@ -2,7 +2,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { parentPort } from 'node:worker_threads';
 import { trainGbdt } from './gbdt.js';
-import { refitTrees, type FitData, type FitRequest, type FitResult } from './gbdt-threads.js';
+import { type FitData, type FitRequest, type FitResult } from './gbdt-threads.js';
 
 const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
 const data = new Map<number, FitData>();
@@ -13,14 +13,14 @@ function post(result: FitResult): void {
   Atomics.notify(signal, 0);
 }
 
-function fit(id: number, dataId: number, params: FitRequest['params'], withValid: boolean): FitResult & { best?: number } {
+function fit(request: FitRequest): FitResult {
   try {
-    const d = data.get(dataId);
-    if (!d) throw new Error(`no data set ${dataId}`);
-    const { model, report } = trainGbdt(d.features, d.matrix, d.y, params, withValid ? d.valid : undefined, d.weights, d.deltas);
-    return { id, ok: true, model: model.toJSON(), report, best: report.bestIteration };
+    const d = data.get(request.data);
+    if (!d) throw new Error(`no data set ${request.data}`);
+    const { model, report } = trainGbdt(d.features, d.matrix, d.y, request.params, d.valid, d.weights, d.deltas);
+    return { id: request.id, ok: true, model: model.toJSON(), report };
   } catch (err) {
-    return { id, ok: false, error: err instanceof Error ? err.stack ?? err.message : String(err) };
+    return { id: request.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
 }
 
@@ -32,12 +32,5 @@ process.on('exit', () => {
 parentPort!.on('message', (message: { type: 'data'; id: number; data: FitData } | { type: 'drop'; id: number } | FitRequest) => {
   if (message.type === 'data') data.set(message.id, message.data);
   else if (message.type === 'drop') data.delete(message.id);
-  else {
-    const { best, ...first } = fit(message.id, message.data, message.params, true);
-    post(first);
-    const then = message.then;
-    if (!then) return;
-    if (best === undefined) post({ id: then.id, ok: false, error: 'the fit it follows failed' });
-    else post(fit(then.id, then.data, { ...then.params, trees: refitTrees(then, best) }, false));
-  }
+  else post(fit(message));
 });

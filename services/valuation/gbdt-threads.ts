@@ -22,14 +22,11 @@ export type FitData = {
   valid?: { x: FeatureMatrix; y: Float64Array; weights?: Float64Array };
 };
 
-/** How many trees a refit that follows a fit grows: `fixedTrees`, else the fit's best iteration × `factor`. */
-export type RefitRule = { data: number; params: Partial<GbdtParams>; fixedTrees?: number; factor: number };
-
-export type FitRequest = { type: 'fit'; id: number; data: number; params: Partial<GbdtParams>; then?: RefitRule & { id: number } };
+export type FitRequest = { type: 'fit'; id: number; data: number; params: Partial<GbdtParams> };
 export type FitResult = { id: number; ok: true; model: SerializedGbdt; report: TrainReport } | { id: number; ok: false; error: string };
 
-/** The trees of a refit that follows a fit (the rule the helper applies to a chained refit). */
-export function refitTrees(rule: Pick<RefitRule, 'fixedTrees' | 'factor'>, bestIteration: number): number {
+/** The trees of a refit that follows a fit: `fixedTrees`, else the fit's best iteration × `factor`. */
+export function refitTrees(rule: { fixedTrees?: number; factor: number }, bestIteration: number): number {
   return rule.fixedTrees ?? Math.max(1, Math.round(bestIteration * rule.factor));
 }
 
@@ -90,13 +87,12 @@ export class FitHelper {
     this.worker.postMessage({ type: 'drop', id: data });
   }
 
-  /** Queues a fit (and optionally the refit that follows it); returns the fit's id, and the refit's. */
-  fit(data: number, params: Partial<GbdtParams>, then?: RefitRule): { id: number; refitId?: number } {
+  /** Queues a fit; returns its id for `result`. */
+  fit(data: number, params: Partial<GbdtParams>): number {
     const id = this.nextId++;
-    const refitId = then ? this.nextId++ : undefined;
-    const request: FitRequest = { type: 'fit', id, data, params, then: then && { ...then, id: refitId! } };
+    const request: FitRequest = { type: 'fit', id, data, params };
     this.worker.postMessage(request);
-    return { id, refitId };
+    return id;
   }
 
   /** A queued fit's model and report, waiting for it if need be. */
