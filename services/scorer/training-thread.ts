@@ -3,8 +3,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { trainFairValueModel, type TrainOptions } from '../valuation/fair-value-model.js';
 import { withFinalValueCalibration } from './final-value-calibration.js';
 import { unpackSales, type PackedSales } from './packed-sales.js';
+import { lowerThreadPriority } from '../shared/thread-priority.js';
 
 const { options } = workerData as { options: TrainOptions };
+// a training yields the CPU to the threads answering requests and scoring (its helper thread takes the same)
+lowerThreadPriority(10);
 // the sales come packed in the first message (packed-sales.ts), their buffers transferred
 const message = await new Promise<{ sales: PackedSales }>((resolve) => parentPort!.once('message', resolve));
 try {

@@ -1,10 +1,12 @@
 /** The helper thread of gbdt-threads.ts: fits boosted models on data shared with the caller, in the order asked. */
-import { workerData, type MessagePort } from 'node:worker_threads';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { lowerThreadPriority } from '../shared/thread-priority.js';
 import { trainGbdt } from './gbdt.js';
 import { type FitData, type FitRequest, type FitResult } from './gbdt-threads.js';
 
-const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
+const { port, signal, nice } = workerData as { port: MessagePort; signal: Int32Array; nice: number };
+// as the thread that started it (a training thread yields to the threads answering requests)
+if (nice > 0) lowerThreadPriority(nice);
 const data = new Map<number, FitData>();
 
 function post(result: FitResult): void {

@@ -10,6 +10,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { BinnedMatrix } from './gbdt.js';
 import { GbdtModel } from './gbdt-model.js';
+import { threadPriority } from '../shared/thread-priority.js';
 import type { FeatureMatrix, FeatureSpec, GbdtParams, SerializedGbdt, TrainReport } from './gbdt-types.js';
 
 /** A fit's inputs as the helper holds them (typed arrays in shared memory). */
@@ -65,7 +66,7 @@ export class FitHelper {
     const { port1, port2 } = new MessageChannel();
     this.signal = new Int32Array(new SharedArrayBuffer(8));
     this.worker = new Worker(new URL('./gbdt-fit-thread-bootstrap.mjs', import.meta.url), {
-      workerData: { port: port2, signal: this.signal },
+      workerData: { port: port2, signal: this.signal, nice: threadPriority() },
       transferList: [port2],
     });
     // the helper must not keep a finished CLI alive; its errors are reported through the signal
