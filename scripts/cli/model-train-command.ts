@@ -1,6 +1,6 @@
 /** `npm run model:train`: train a fair-value model on all sales history now, store it, rescore every listing. */
 import { enqueueRescoreAll } from '../../services/scorer/model-jobs.js';
-import { trainAndStoreModel, trainThreads } from '../../services/scorer/train-model.js';
+import { trainAndStoreModel, configuredTraining } from '../../services/scorer/train-model.js';
 import { NonRetryableError } from '../../services/shared/errors.js';
 import { parseArgs, type CliCommand } from './command.js';
 
@@ -13,7 +13,7 @@ export const modelTrainCommand: CliCommand = {
     try {
       const started = Date.now();
       const progress = (message: string) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${message}\n`);
-      const info = await trainAndStoreModel(ctx.database.db, trainThreads(ctx.config), undefined, progress);
+      const info = await trainAndStoreModel(ctx.database.db, configuredTraining(ctx.config), undefined, progress);
       process.stdout.write(
         `model version ${info.version}: ${info.trainingRows} sales (${Object.entries(info.trainingOrigins).map(([o, n]) => `${o} ${n}`).join(', ')}), ` +
           `trained in ${info.trainingSeconds.toFixed(1)} s wall${typeof info.metrics.cpuSeconds === 'number' ? `, ${info.metrics.cpuSeconds.toFixed(1)} s CPU` : ''}, ${info.metrics.trees} trees, ` +

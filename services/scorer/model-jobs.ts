@@ -16,7 +16,7 @@ import type { Payload } from '../shared/queues.js';
 import { listListingIdsNotOnVersion, listListingIdsToScore } from '../shared/repositories/listing-scores-repository.js';
 import { findModelVersionByTrainJob, latestModelVersion } from '../shared/repositories/model-versions-repository.js';
 import { enqueueScoreBatchesPaged } from './score-enqueue.js';
-import { trainAndStoreModel, trainThreads } from './train-model.js';
+import { trainAndStoreModel, configuredTraining } from './train-model.js';
 
 export function enqueueRescoreAll(ctx: AppContext, version: number): Promise<number> {
   return enqueueScoreBatchesPaged(ctx, (after, limit) => listListingIdsToScore(ctx.database.db, after, limit), `model-${version}`);
@@ -36,7 +36,7 @@ export async function runModelJob(
   if (payload.action === 'train') {
     const key = job ? trainJobKey(job) : undefined;
     const stored = key ? await findModelVersionByTrainJob(ctx.database.db, key) : null;
-    const info = stored ?? (await trainAndStoreModel(ctx.database.db, trainThreads(ctx.config), signal, undefined, key));
+    const info = stored ?? (await trainAndStoreModel(ctx.database.db, configuredTraining(ctx.config), signal, undefined, key));
     if (stored) ctx.logger.info({ version: info.version }, 'model of this training job already stored: going on to the rescore');
     else ctx.logger.info({ version: info.version, rows: info.trainingRows, seconds: info.trainingSeconds, metrics: info.metrics }, 'model trained');
     faultPoint('model-stored');

@@ -14,9 +14,12 @@ import type { TrainingSale } from '../valuation/features.js';
 import { soldResultToSale } from './sales-history.js';
 import { isPackedSales, packedTransferList, packSales, type PackedSales } from './packed-sales.js';
 
-/** The training options the configuration sets (MODEL_TRAIN_THREADS; unset, the valuation's default). */
-export function trainThreads(config: Pick<Config, 'MODEL_TRAIN_THREADS'>): TrainOptions {
-  return config.MODEL_TRAIN_THREADS === undefined ? {} : { threads: config.MODEL_TRAIN_THREADS };
+/** A training's options, and the nice value its threads run at (0: as the caller's). */
+export type ThreadTrainOptions = TrainOptions & { nice?: number };
+
+/** What the configuration sets for a training: its threads (MODEL_TRAIN_THREADS; unset, the valuation's default) and nice value. */
+export function configuredTraining(config: Pick<Config, 'MODEL_TRAIN_THREADS' | 'MODEL_TRAIN_NICE'>): ThreadTrainOptions {
+  return { ...(config.MODEL_TRAIN_THREADS === undefined ? {} : { threads: config.MODEL_TRAIN_THREADS }), nice: config.MODEL_TRAIN_NICE };
 }
 
 /** Fewer sales than this and there is nothing worth learning. */
@@ -29,14 +32,15 @@ export const MIN_TRAINING_SALES = 30;
 export function trainInThread(
   /** The sales, packed (packed-sales.ts) or not: either way they cross to the thread packed, their buffers transferred. */
   sales: TrainingSale[] | PackedSales,
-  options: TrainOptions = {},
+  optionsIn: ThreadTrainOptions = {},
   signal?: AbortSignal,
   onProgress?: (message: string) => void,
 ): Promise<{ model: SerializedFairValueModel; seconds: number; cpuSeconds?: number }> {
+  const { nice, ...options } = optionsIn;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('training interrupted: the scorer is stopping'));
     const packed = isPackedSales(sales) ? sales : packSales(sales);
-    const worker = new Worker(new URL('./training-thread-bootstrap.mjs', import.meta.url), { workerData: { options } });
+    const worker = new Worker(new URL('./training-thread-bootstrap.mjs', import.meta.url), { workerData: { options, nice: nice ?? 0 } });
     // a message, not workerData: the thread drops it once unpacked (workerData lives as long as the thread)
     worker.postMessage({ sales: packed }, packedTransferList(packed));
     const onAbort = () => {
@@ -83,7 +87,7 @@ async function packedHistory(db: Db): Promise<PackedSales> {
 
 export async function trainAndStoreModel(
   db: Db,
-  options: TrainOptions = {},
+  options: ThreadTrainOptions = {},
   signal?: AbortSignal,
   onProgress?: (message: string) => void,
   trainJob?: string,

@@ -5,9 +5,9 @@ import { withFinalValueCalibration } from './final-value-calibration.js';
 import { unpackSales, type PackedSales } from './packed-sales.js';
 import { lowerThreadPriority } from '../shared/thread-priority.js';
 
-const { options } = workerData as { options: TrainOptions };
+const { options, nice } = workerData as { options: TrainOptions; nice: number };
 // a training yields the CPU to the threads answering requests and scoring (its helper thread takes the same)
-lowerThreadPriority(10);
+if (nice > 0) lowerThreadPriority(nice);
 // the sales come packed in the first message (packed-sales.ts), their buffers transferred
 const message = await new Promise<{ sales: PackedSales }>((resolve) => parentPort!.once('message', resolve));
 try {

@@ -148,6 +148,11 @@ const envSchema = z
      * cores). The model is the same with any; 1 leaves a core to an API sharing a small machine.
      */
     MODEL_TRAIN_THREADS: z.coerce.number().int().min(1).max(8).optional(),
+    /**
+     * The nice value a training runs at (0–19), so the API and scoring on the same machine go
+     * first; default 10, and 0 under tests (a suite's own processes must not starve its trainings).
+     */
+    MODEL_TRAIN_NICE: z.coerce.number().int().min(0).max(19).optional(),
     /** When open auctions priced under fair value are rescored as their time left shrinks. */
     SCORE_TIME_LEFT_SCHEDULE: z.string().default('*/15 * * * *'),
     VALUATION_BOOTSTRAP: bool.optional(),
@@ -302,6 +307,7 @@ const envSchema = z
       QUEUE_BACKEND: env.REDIS_URL ? ('redis' as const) : ('postgres' as const),
       // A fresh installation imports the Fast Iron sales and trains its first model (not under tests).
       VALUATION_BOOTSTRAP: env.VALUATION_BOOTSTRAP ?? !isTest,
+      MODEL_TRAIN_NICE: env.MODEL_TRAIN_NICE ?? (isTest ? 0 : 10),
     };
   });
 
