@@ -62,6 +62,16 @@ export class MemberFits {
     }
   }
 
+  /** This thread's work while the helper fits (the refits' encoding); the helper stops if it fails. */
+  meanwhile<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (err) {
+      this.close();
+      throw err;
+    }
+  }
+
   private refitParams(k: number, best: number): Partial<GbdtParams> {
     return { ...this.plan.params(k), trees: refitTrees(this.refit!, best), earlyStoppingRounds: Infinity };
   }
