@@ -45,7 +45,9 @@ function evidence(model: FairValueModel, train: TrainingSale[], test: TrainingSa
   const byDay = new Map<number, number[]>();
   test.forEach((s, i) => {
     const day = Math.floor(s.soldAt.getTime() / DAY_MS);
-    byDay.set(day, [...(byDay.get(day) ?? []), i]);
+    const list = byDay.get(day);
+    if (list) list.push(i);
+    else byDay.set(day, [i]);
   });
   const out: (ValuationEvidence | null)[] = new Array(test.length).fill(null);
   for (const [day, indices] of byDay) {
@@ -79,7 +81,9 @@ function figures(rows: Row[], weight: (r: Row) => number, towardsMedian = 0, sha
     se += (log - truth) ** 2;
     if (r.sale.price >= v.low * f && r.sale.price <= v.high * f) inside++;
     const type = CATEGORIES.find((c) => c.id === r.sale.categoryId)?.slug ?? String(r.sale.categoryId);
-    errors.set(type, [...(errors.get(type) ?? []), log - truth]);
+    const list = errors.get(type);
+    if (list) list.push(log - truth);
+    else errors.set(type, [log - truth]);
   }
   const perType = Object.fromEntries([...errors].filter(([, e]) => e.length >= 30).map(([t, e]) => [t, Math.round(median(e) * 1000) / 1000]));
   return { rows: rows.length, rmsle: Math.sqrt(se / Math.max(1, rows.length)), coverage: inside / Math.max(1, rows.length), perType };
@@ -130,15 +134,25 @@ if (rows.some((r) => saleSource(r.sale) !== 'fastiron')) {
   // the training period against its median over all of it, `share` of it added (5 lots at least).
   const current = (r: Row) => (r.e.tree.ownMarket ? Number(str('measured') ?? 1 / 4) : Number(str('other') ?? 10));
   const recent: Record<string, unknown> = {};
+  // each source's training sales by type, and its latest sale, gathered once (not per row and window)
+  const byType = new Map<string, TrainingSale[]>();
+  const latestOf = new Map<string, number>();
+  for (const t of train) {
+    const key = `${saleSource(t)}|${t.categoryId}`;
+    const list = byType.get(key);
+    if (list) list.push(t);
+    else byType.set(key, [t]);
+    latestOf.set(saleSource(t), Math.max(latestOf.get(saleSource(t)) ?? -Infinity, t.soldAt.getTime()));
+  }
   for (const days of [30, 60, 90, 180]) {
+    const shiftOf = new Map<string, number>();
+    for (const [key, own] of byType) {
+      const latest = latestOf.get(key.slice(0, key.lastIndexOf('|')))!;
+      const window = own.filter((t) => t.soldAt.getTime() > latest - days * DAY_MS);
+      shiftOf.set(key, window.length >= 5 ? Math.log1p(median(window.map((t) => t.price))) - Math.log1p(median(own.map((t) => t.price))) : 0);
+    }
     for (const share of [0.5, 1]) {
-      const shifted = rows.map((r) => {
-        const own = train.filter((t) => saleSource(t) === saleSource(r.sale) && t.categoryId === r.sale.categoryId);
-        const latest = Math.max(...train.filter((t) => saleSource(t) === saleSource(r.sale)).map((t) => t.soldAt.getTime()));
-        const window = own.filter((t) => t.soldAt.getTime() > latest - days * DAY_MS);
-        const shift = window.length >= 5 ? share * (Math.log1p(median(window.map((t) => t.price))) - Math.log1p(median(own.map((t) => t.price)))) : 0;
-        return { ...r, shift };
-      });
+      const shifted = rows.map((r) => ({ ...r, shift: share * (shiftOf.get(`${saleSource(r.sale)}|${r.sale.categoryId}`) ?? 0) }));
       recent[`${days}d×${share}`] = figures(shifted, current);
     }
   }
