@@ -35,44 +35,64 @@ export function isPackedSales(value: unknown): value is PackedSales {
   return typeof value === 'object' && value !== null && (value as PackedSales).packed === 'training-sales-v1';
 }
 
+/** Packs sales one at a time into arrays sized for `count` (a stream need not be held whole). */
+export class SalePacker {
+  private readonly numbers: Float64Array;
+  private readonly text: Int32Array;
+  private readonly attributes: Int32Array;
+  private readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
+  private readonly attributeSets: [string, AttributeValue][][] = [];
+  private readonly setIds = new Map<string, number>();
+  private i = 0;
+
+  constructor(private readonly count: number) {
+    if (!Number.isInteger(count) || count < 0) throw new Error('packing sales needs their count');
+    this.numbers = new Float64Array(count * NUMBERS);
+    this.text = new Int32Array(count * TEXT.length);
+    this.attributes = new Int32Array(count);
+  }
+
+  private intern(v: string | null | undefined): number {
+    if (v === undefined) return ABSENT;
+    if (v === null) return NULL;
+    let id = this.stringIds.get(v);
+    if (id === undefined) this.stringIds.set(v, (id = this.strings.push(v) - 1));
+    return id;
+  }
+
+  add(s: TrainingSale): void {
+    const i = this.i;
+    if (i >= this.count) throw new Error(`more than the ${this.count} sales announced`);
+    const n = i * NUMBERS;
+    const num = (v: number | null) => (v === null ? NaN : v);
+    this.numbers[n] = num(s.categoryId);
+    this.numbers[n + 1] = num(s.year);
+    this.numbers[n + 2] = num(s.hours);
+    this.numbers[n + 3] = s.soldAt.getTime();
+    this.numbers[n + 4] = s.price;
+    TEXT.forEach((field, f) => (this.text[i * TEXT.length + f] = this.intern(s[field])));
+    const entries = Object.entries(s.attributes);
+    const key = entries.map(([k, v]) => `${k}\u0000${v === undefined ? 'u' : v === null ? 'n' : typeof v === 'number' ? `d${v}` : `s${v}`}`).join('\u0001');
+    let set = this.setIds.get(key);
+    if (set === undefined) this.setIds.set(key, (set = this.attributeSets.push(entries) - 1));
+    this.attributes[i] = set;
+    this.i++;
+  }
+
+  finish(): PackedSales {
+    if (this.i !== this.count) throw new Error(`${this.i} sales, not the ${this.count} announced`);
+    const { count, numbers, text, attributes, strings, attributeSets } = this;
+    return { packed: 'training-sales-v1', count, numbers, text, attributes, strings, attributeSets };
+  }
+}
+
 /** Packs sales; from any iterable (a stream of `count` sales need not be held whole). */
 export function packSales(sales: Iterable<TrainingSale>, count = Array.isArray(sales) ? sales.length : NaN): PackedSales {
   if (!Number.isInteger(count) || count < 0) throw new Error('packSales needs the count of a stream of sales');
-  const numbers = new Float64Array(count * NUMBERS);
-  const text = new Int32Array(count * TEXT.length);
-  const attributes = new Int32Array(count);
-  const strings: string[] = [];
-  const stringIds = new Map<string, number>();
-  const intern = (v: string | null | undefined): number => {
-    if (v === undefined) return ABSENT;
-    if (v === null) return NULL;
-    let id = stringIds.get(v);
-    if (id === undefined) stringIds.set(v, (id = strings.push(v) - 1));
-    return id;
-  };
-  const attributeSets: [string, AttributeValue][][] = [];
-  const setIds = new Map<string, number>();
-  const setKey = (entries: [string, AttributeValue][]) =>
-    entries.map(([k, v]) => `${k}\u0000${v === undefined ? 'u' : v === null ? 'n' : typeof v === 'number' ? `d${v}` : `s${v}`}`).join('\u0001');
-  const num = (v: number | null) => (v === null ? NaN : v);
-  let i = 0;
-  for (const s of sales) {
-    if (i >= count) throw new Error(`more than the ${count} sales announced`);
-    const n = i * NUMBERS;
-    numbers[n] = num(s.categoryId);
-    numbers[n + 1] = num(s.year);
-    numbers[n + 2] = num(s.hours);
-    numbers[n + 3] = s.soldAt.getTime();
-    numbers[n + 4] = s.price;
-    TEXT.forEach((field, f) => (text[i * TEXT.length + f] = intern(s[field])));
-    const entries = Object.entries(s.attributes);
-    const key = setKey(entries);
-    let set = setIds.get(key);
-    if (set === undefined) setIds.set(key, (set = attributeSets.push(entries) - 1));
-    attributes[i++] = set;
-  }
-  if (i !== count) throw new Error(`${i} sales, not the ${count} announced`);
-  return { packed: 'training-sales-v1', count, numbers, text, attributes, strings, attributeSets };
+  const packer = new SalePacker(count);
+  for (const s of sales) packer.add(s);
+  return packer.finish();
 }
 
 /** The buffers to transfer with a packed history (they are unusable in the sender afterwards). */

@@ -8,11 +8,11 @@ import type { Db } from '../shared/database/db.js';
 import type { Config } from '../shared/config.js';
 import { insertModelVersion, type ModelVersionInfo } from '../shared/repositories/model-versions-repository.js';
 import { listUnfinishedSalesImports } from '../shared/repositories/sales-imports-repository.js';
-import { countSoldResultsByOrigin, listTrainingSales } from '../shared/repositories/sold-results-repository.js';
+import { countSoldResultsByOrigin, countTrainingSales, trainingSalePages } from '../shared/repositories/sold-results-repository.js';
 import { VALUATION_GBDT_PARAMS, type SerializedFairValueModel, type TrainOptions } from '../valuation/fair-value-model.js';
 import type { TrainingSale } from '../valuation/features.js';
 import { soldResultToSale } from './sales-history.js';
-import { isPackedSales, packedTransferList, packSales, type PackedSales } from './packed-sales.js';
+import { isPackedSales, packedTransferList, packSales, SalePacker, type PackedSales } from './packed-sales.js';
 
 /** A training's options, and the nice value its threads run at (0: as the caller's). */
 export type ThreadTrainOptions = TrainOptions & { nice?: number };
@@ -76,13 +76,23 @@ export class SalesImportUnfinishedError extends NonRetryableError {
   override name = 'SalesImportUnfinishedError';
 }
 
-/** Every training sale, packed for the thread: the rows and sale objects are not held while it trains. */
+/**
+ * Every training sale, packed for the thread as it is read: a page of rows at a time, in one
+ * repeatable-read transaction so the count and the pages agree while the crawler records more.
+ */
 async function packedHistory(db: Db): Promise<PackedSales> {
-  const rows = await listTrainingSales(db);
-  if (rows.length < MIN_TRAINING_SALES) {
-    throw new NonRetryableError(`only ${rows.length} sales in history; import some first (npm run import-sales -- --format fastiron <file>)`);
-  }
-  return packSales(rows.map(soldResultToSale));
+  return db.transaction(
+    async (tx) => {
+      const count = await countTrainingSales(tx);
+      if (count < MIN_TRAINING_SALES) {
+        throw new NonRetryableError(`only ${count} sales in history; import some first (npm run import-sales -- --format fastiron <file>)`);
+      }
+      const packer = new SalePacker(count);
+      for await (const page of trainingSalePages(tx)) for (const row of page) packer.add(soldResultToSale(row));
+      return packer.finish();
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 export async function trainAndStoreModel(

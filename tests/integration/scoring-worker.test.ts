@@ -12,6 +12,7 @@ import { startScorer } from '../../services/scorer/index.js';
 import { trainAndStoreModel } from '../../services/scorer/train-model.js';
 import { QUEUES } from '../../services/shared/queues.js';
 import { latestModelVersion } from '../../services/shared/repositories/model-versions-repository.js';
+import { countTrainingSales, trainingSalePages } from '../../services/shared/repositories/sold-results-repository.js';
 import type { ServiceHandle } from '../../services/shared/service.js';
 import { dealLevel } from '../../services/valuation/deal-score.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -59,6 +60,31 @@ describe('scoring worker', () => {
   afterAll(async () => {
     await scorer?.stop();
     await ctx?.close();
+  });
+
+  it('reads the training sales a page at a time, in sale order, as many as it counts', async () => {
+    const { count, rows, pages } = await ctx.database.db.transaction(
+      async (tx) => {
+        const count = await countTrainingSales(tx);
+        const rows: { id: number; soldAt: Date }[] = [];
+        let pages = 0;
+        for await (const page of trainingSalePages(tx, 997)) {
+          pages++;
+          expect(page.length).toBeLessThanOrEqual(997);
+          rows.push(...page.map((r) => ({ id: Number(r.id), soldAt: r.soldAt })));
+        }
+        return { count, rows, pages };
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+    expect(count).toBeGreaterThan(10_000);
+    expect(rows).toHaveLength(count);
+    expect(pages).toBe(Math.ceil(count / 997));
+    expect(new Set(rows.map((r) => r.id)).size).toBe(count);
+    for (let i = 1; i < rows.length; i++) {
+      const [a, b] = [rows[i - 1]!, rows[i]!];
+      expect(a.soldAt.getTime() < b.soldAt.getTime() || (a.soldAt.getTime() === b.soldAt.getTime() && a.id < b.id)).toBe(true);
+    }
   });
 
   it('imported the sales history and stored a model version', async () => {

@@ -10,7 +10,9 @@ import * as schema from '../../../db/schema/index.js';
 export type Schema = typeof schema;
 export type Db = PostgresJsDatabase<Schema>;
 /** A database handle or an open transaction: repositories accept either. */
-export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+/** An open transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Sql = postgres.Sql;
 
 export type Database = {

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { soldResults } from '../../../db/schema/index.js';
-import type { DbOrTx } from '../database/db.js';
+import type { DbOrTx, Tx } from '../database/db.js';
 
 export type NewSoldResult = typeof soldResults.$inferInsert;
 
@@ -71,10 +71,28 @@ function toRow(r: Record<string, unknown>): SoldResultRow {
   return { ...(r as SoldResultRow), soldAt: new Date(r.soldAt as string | Date), price: Number(r.price) };
 }
 
-/** Every sale in USD with a positive price: the training set. */
-export async function listTrainingSales(db: DbOrTx): Promise<SoldResultRow[]> {
-  const rows = await db.execute(sql`${SELECT_SALES} WHERE s.price > 0 AND s.currency = 'USD' ORDER BY s.sold_at, s.id`);
-  return (rows as unknown as Record<string, unknown>[]).map(toRow);
+const TRAINING = sql`s.price > 0 AND s.currency = 'USD'`;
+
+/** How many sales the training set holds. */
+export async function countTrainingSales(db: DbOrTx): Promise<number> {
+  const [row] = (await db.execute(sql`SELECT count(*)::int AS n FROM sold_results s WHERE ${TRAINING}`)) as unknown as { n: number }[];
+  return row?.n ?? 0;
+}
+
+/**
+ * The training set in order of sale, a page at a time through a server-side cursor: a million rows
+ * need not be held at once. Inside a transaction (a cursor lives in one); a repeatable-read one
+ * makes the pages agree with a count read in it.
+ */
+export async function* trainingSalePages(tx: Tx, pageSize = 10_000): AsyncGenerator<SoldResultRow[]> {
+  await tx.execute(sql`DECLARE training_sales NO SCROLL CURSOR FOR ${SELECT_SALES} WHERE ${TRAINING} ORDER BY s.sold_at, s.id`);
+  for (;;) {
+    const rows = (await tx.execute(sql`FETCH FORWARD ${sql.raw(String(Math.max(1, Math.floor(pageSize))))} FROM training_sales`)) as unknown as Record<string, unknown>[];
+    if (rows.length === 0) break;
+    yield rows.map(toRow);
+  }
+  // (a reader that stops early leaves it to the transaction's end, which closes every cursor)
+  await tx.execute(sql`CLOSE training_sales`);
 }
 
 /**
