@@ -12,7 +12,6 @@ import type { DailyCaps } from '../../rules/alert-limits.js';
 import type { DbOrTx } from '../../database/db.js';
 import { intArray } from '../../database/sql-arrays.js';
 
-/** Everything a message about one notification needs. */
 /** Who an alert message goes to and what the alert asks, as the messages state it (instant and digest alike). */
 export type AlertMessageColumns = {
   alertId: number;
@@ -249,22 +248,13 @@ export async function markAlertMessagesSent(db: DbOrTx, sent: Array<{ messageKey
 
 // ---- notifications list -----------------------------------------------------------------
 
-export type NotificationListRow = {
+/** A notification as the buyer's list shows it: the alert's criteria as its messages state them, and what was sent. */
+export type NotificationListRow = Pick<
+  AlertMessageColumns,
+  'alertId' | 'categoryId' | 'priceMin' | 'priceMax' | 'alertState' | 'alertCondition' | 'dealLevel' | 'minDealScore' | 'includeUnscored' | 'keywords' | 'nearZip' | 'radiusMiles' | 'worthTheTrip'
+> & {
   id: number;
-  alertId: number;
-  categoryId: number;
   alertFrequency: AlertFrequency;
-  priceMin: number | null;
-  priceMax: number | null;
-  alertState: string | null;
-  alertCondition: Condition | null;
-  dealLevel: AlertDealLevel;
-  minDealScore: number | null;
-  includeUnscored: boolean;
-  keywords: string | null;
-  nearZip: string | null;
-  radiusMiles: number | null;
-  worthTheTrip: boolean;
   fairValue: number | null;
   valueLow: number | null;
   valueHigh: number | null;
