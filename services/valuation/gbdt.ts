@@ -21,7 +21,8 @@ function mse(pred: Float64Array, y: Float64Array, weights?: Float64Array): numbe
   let n = 0;
   for (let i = 0; i < y.length; i++) {
     const w = weights ? weights[i]! : 1;
-    s += w * (pred[i]! - y[i]!) ** 2;
+    const r = pred[i]! - y[i]!;
+    s += w * (r * r);
     n += w;
   }
   return n ? s / n : 0;
@@ -157,11 +158,15 @@ export function trainGbdt(
       }
     }
     // one pass: the unsampled rows' predictions, the training loss, and the next tree's gradients
+    // (the gradient inlined: this loop runs once per tree over every row)
     let loss = 0;
     for (let i = 0; i < n; i++) {
-      if (inSample[i] === 0) pred[i] = pred[i]! + binnedTreeValue(grown.binned, binned, i);
-      loss += 1 * (pred[i]! - y[i]!) ** 2;
-      grad[i] = gradient(i);
+      let p = pred[i]!;
+      if (inSample[i] === 0) pred[i] = p = p + binnedTreeValue(grown.binned, binned, i);
+      const r = p - y[i]!;
+      loss += r * r;
+      const d = deltas ? deltas[i]! : delta;
+      grad[i] = (r > d ? d : r < -d ? -d : r) * hess[i]!;
     }
     report.trainLoss.push(loss / n);
     if (valid && validPred && validBinned) {
