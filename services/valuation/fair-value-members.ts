@@ -15,7 +15,7 @@ import { FitHelper, refitTrees, type FitData } from './gbdt-threads.js';
 /** Below this many rows a fit takes seconds and a second thread's start would cost more than it saves. */
 export const MIN_ROWS_FOR_THREADS = 4000;
 
-/** Two threads where the machine has two cores (TRAINING_THREADS in the scorer's configuration). */
+/** Two threads where the machine has two cores (MODEL_TRAIN_THREADS in the scorer's configuration). */
 export const DEFAULT_TRAINING_THREADS = Math.min(2, availableParallelism());
 
 type Fitted = { model: GbdtModel; report: TrainReport };
