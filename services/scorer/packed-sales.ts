@@ -35,6 +35,8 @@ export function isPackedSales(value: unknown): value is PackedSales {
   return typeof value === 'object' && value !== null && (value as PackedSales).packed === 'training-sales-v1';
 }
 
+const num = (v: number | null) => (v === null ? NaN : v);
+
 /** Packs sales one at a time into arrays sized for `count` (a stream need not be held whole). */
 export class SalePacker {
   private readonly numbers: Float64Array;
@@ -47,7 +49,7 @@ export class SalePacker {
   private i = 0;
 
   constructor(private readonly count: number) {
-    if (!Number.isInteger(count) || count < 0) throw new Error('packing sales needs their count');
+    if (!Number.isInteger(count) || count < 0) throw new Error('packing sales needs their count (a stream of sales cannot tell it)');
     this.numbers = new Float64Array(count * NUMBERS);
     this.text = new Int32Array(count * TEXT.length);
     this.attributes = new Int32Array(count);
@@ -65,7 +67,6 @@ export class SalePacker {
     const i = this.i;
     if (i >= this.count) throw new Error(`more than the ${this.count} sales announced`);
     const n = i * NUMBERS;
-    const num = (v: number | null) => (v === null ? NaN : v);
     this.numbers[n] = num(s.categoryId);
     this.numbers[n + 1] = num(s.year);
     this.numbers[n + 2] = num(s.hours);
@@ -89,7 +90,6 @@ export class SalePacker {
 
 /** Packs sales; from any iterable (a stream of `count` sales need not be held whole). */
 export function packSales(sales: Iterable<TrainingSale>, count = Array.isArray(sales) ? sales.length : NaN): PackedSales {
-  if (!Number.isInteger(count) || count < 0) throw new Error('packSales needs the count of a stream of sales');
   const packer = new SalePacker(count);
   for (const s of sales) packer.add(s);
   return packer.finish();

@@ -2,8 +2,8 @@
  * Trains a new fair-value model on all sales history (imported and crawled) and stores it as the
  * newest version. Training runs in a worker thread.
  */
-import { Worker } from 'node:worker_threads';
 import { NonRetryableError } from '../shared/errors.js';
+import { typescriptWorker } from '../shared/typescript-thread.js';
 import type { Db } from '../shared/database/db.js';
 import type { Config } from '../shared/config.js';
 import { insertModelVersion, type ModelVersionInfo } from '../shared/repositories/model-versions-repository.js';
@@ -40,7 +40,7 @@ export function trainInThread(
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('training interrupted: the scorer is stopping'));
     const packed = isPackedSales(sales) ? sales : packSales(sales);
-    const worker = new Worker(new URL('./training-thread-bootstrap.mjs', import.meta.url), { workerData: { options, nice: nice ?? 0 } });
+    const worker = typescriptWorker(new URL('./training-thread.ts', import.meta.url), { workerData: { options, nice: nice ?? 0 } });
     // a message, not workerData: the thread drops it once unpacked (workerData lives as long as the thread)
     worker.postMessage({ sales: packed }, packedTransferList(packed));
     const onAbort = () => {

@@ -7,7 +7,8 @@
  * with `Atomics.wait` and `receiveMessageOnPort` — training itself runs in a worker thread (or a
  * CLI's main thread), never on a thread that serves requests.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { typescriptWorker } from '../shared/typescript-thread.js';
 import type { BinnedMatrix } from './gbdt.js';
 import { GbdtModel } from './gbdt-model.js';
 import { threadPriority } from '../shared/thread-priority.js';
@@ -65,7 +66,7 @@ export class FitHelper {
   constructor() {
     const { port1, port2 } = new MessageChannel();
     this.signal = new Int32Array(new SharedArrayBuffer(8));
-    this.worker = new Worker(new URL('./gbdt-fit-thread-bootstrap.mjs', import.meta.url), {
+    this.worker = typescriptWorker(new URL('./gbdt-fit-thread.ts', import.meta.url), {
       workerData: { port: port2, signal: this.signal, nice: threadPriority() },
       transferList: [port2],
     });

@@ -1,6 +1,0 @@
-// A worker thread does not inherit the parent's TypeScript loader in every runtime (vitest forks,
-// plain node): register tsx here, then run the TypeScript training thread.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./training-thread.ts');
