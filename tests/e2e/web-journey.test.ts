@@ -422,9 +422,12 @@ describe('web app in Chromium against the real API and database', () => {
     // The deal page's status call got a 401, one refresh followed, and the call was retried. The
     // app may refetch the profile meanwhile (its query goes stale on navigation); that call shares
     // the same refresh, so what must hold is: one refresh, every 401 before it, retried after it.
+    // (On a loaded machine the new short-lived token may be renewed again later: only the
+    // refreshes up to the retry count.)
     const refreshAt = seen.indexOf('POST /api/auth/token/refresh/ 200');
     expect(refreshAt, seen.join(', ')).toBeGreaterThan(0);
-    expect(seen.filter((s) => s.startsWith('POST /api/auth/token/refresh/')), seen.join(', ')).toHaveLength(1);
+    const retriedAt = seen.indexOf('GET /api/subscriptions/status/ 200', refreshAt);
+    expect(seen.slice(0, retriedAt).filter((s) => s.startsWith('POST /api/auth/token/refresh/')), seen.join(', ')).toHaveLength(1);
     expect(seen.slice(0, refreshAt), seen.join(', ')).toContain('GET /api/subscriptions/status/ 401');
     expect(seen.slice(refreshAt + 1), seen.join(', ')).toContain('GET /api/subscriptions/status/ 200');
     for (const failed of seen.slice(0, refreshAt).filter((s) => s.endsWith(' 401'))) expect(seen.slice(refreshAt + 1), seen.join(', ')).toContain(failed.replace(/ 401$/, ' 200'));
